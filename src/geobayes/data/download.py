@@ -1,0 +1,288 @@
+"""Fetch registered data files, from a local mirror or their pinned URL, with checksums.
+
+Where there is internet the pipeline downloads each file from the pinned URL of its
+registry entry; where there is not, it copies the file from a mirror directory laid out
+like the registry's ``file`` column (``<mirror>/logreg/ripley.npy``). Either way the bytes
+go to a temporary file next to the destination, the size and sha256 are checked against
+the registry, and only then is the file moved into place with ``os.replace``. On any
+error nothing is left at the destination.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import http.client
+import os
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import BinaryIO
+
+from geobayes.data.registry import DataFile
+from geobayes.io import atomic_path
+
+__all__ = [
+    "MIRROR_ENV_VAR",
+    "MIRROR_CONFIG_KEY",
+    "DataError",
+    "DataSourceError",
+    "ChecksumMismatchError",
+    "resolve_mirror",
+    "sha256_file",
+    "fetch",
+]
+
+#: Environment variable naming a mirror directory; it overrides the config key.
+MIRROR_ENV_VAR = "GEOBAYES_DATA_MIRROR"
+#: Config key naming a mirror directory.
+MIRROR_CONFIG_KEY = "data.mirror"
+_CHUNK = 1 << 16
+
+
+class DataError(RuntimeError):
+    """Base class of the errors raised while obtaining data files."""
+
+
+class DataSourceError(DataError):
+    """The source could not deliver the file (mirror, HTTP status, timeout, cut body)."""
+
+
+class ChecksumMismatchError(DataError):
+    """The delivered bytes do not match the registry's size or sha256.
+
+    Attributes
+    ----------
+    file : str
+        Registry path of the file.
+    expected_sha256, actual_sha256 : str
+        Expected (registry) and actual hex digests.
+    expected_bytes, actual_bytes : int
+        Expected (registry) and actual sizes.
+    source : str
+        Where the bytes came from (URL or mirror path).
+    """
+
+    def __init__(
+        self,
+        file: str,
+        *,
+        expected_sha256: str,
+        actual_sha256: str,
+        expected_bytes: int,
+        actual_bytes: int,
+        source: str,
+    ) -> None:
+        self.file = file
+        self.expected_sha256 = expected_sha256
+        self.actual_sha256 = actual_sha256
+        self.expected_bytes = expected_bytes
+        self.actual_bytes = actual_bytes
+        self.source = source
+        overrun = "; reading stopped once the expected size was exceeded"
+        super().__init__(
+            f"checksum mismatch for {file} (from {source}): expected sha256 {expected_sha256} "
+            f"({expected_bytes} bytes), got sha256 {actual_sha256} ({actual_bytes} bytes"
+            + (overrun if actual_bytes > expected_bytes else "")
+            + ")"
+        )
+
+
+def resolve_mirror(config_mirror: str | os.PathLike[str] | None) -> Path | None:
+    """Decide which local mirror directory, if any, to copy data files from.
+
+    The environment variable ``GEOBAYES_DATA_MIRROR`` wins over the config key
+    ``data.mirror``; empty values count as unset.
+
+    Parameters
+    ----------
+    config_mirror : str or os.PathLike or None
+        Value of the config key ``data.mirror`` (``None`` or ``""`` if not set).
+
+    Returns
+    -------
+    pathlib.Path or None
+        The mirror directory, or ``None`` to download from the pinned URLs.
+
+    Raises
+    ------
+    DataSourceError
+        If the chosen mirror is not an existing directory; the message names the
+        environment variable or config key and the path.
+    """
+    env_value = os.environ.get(MIRROR_ENV_VAR, "")
+    if env_value:
+        value, setting = env_value, f"environment variable {MIRROR_ENV_VAR}"
+    elif config_mirror:
+        value, setting = os.fspath(config_mirror), f"config key {MIRROR_CONFIG_KEY}"
+    else:
+        return None
+    mirror = Path(value).expanduser()
+    if not mirror.is_dir():
+        raise DataSourceError(
+            f"data mirror set by {setting} is not a directory: {value!r} "
+            f"(resolved to {mirror.resolve()})"
+        )
+    return mirror
+
+
+def sha256_file(path: str | os.PathLike[str]) -> tuple[str, int]:
+    """Hash a file in chunks.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        File to hash.
+
+    Returns
+    -------
+    tuple of (str, int)
+        Hex sha256 digest and size in bytes.
+    """
+    digest, size = hashlib.sha256(), 0
+    with open(path, "rb") as handle:
+        while chunk := handle.read(_CHUNK):
+            digest.update(chunk)
+            size += len(chunk)
+    return digest.hexdigest(), size
+
+
+def _copy_stream(source: BinaryIO, target: BinaryIO, limit: int) -> tuple[str, int]:
+    """Copy in chunks while hashing; stop once more than ``limit`` bytes were read."""
+    digest, size = hashlib.sha256(), 0
+    while size <= limit and (chunk := source.read(_CHUNK)):
+        digest.update(chunk)
+        target.write(chunk)
+        size += len(chunk)
+    return digest.hexdigest(), size
+
+
+@contextlib.contextmanager
+def _open_mirror(entry: DataFile, mirror: Path) -> Iterator[BinaryIO]:
+    source = Path(mirror) / entry.file
+    if not source.is_file():
+        raise DataSourceError(
+            f"{entry.file}: not found in the data mirror {mirror} (looked for {source}); "
+            f"the mirror is set by {MIRROR_ENV_VAR} or the config key {MIRROR_CONFIG_KEY}"
+        )
+    with open(source, "rb") as handle:
+        yield handle
+
+
+def _http_stream(
+    entry: DataFile, response: http.client.HTTPResponse, target: BinaryIO, timeout: float
+) -> tuple[str, int]:
+    url = entry.url
+    announced = response.headers.get("Content-Length")
+    try:
+        sha, size = _copy_stream(response, target, entry.bytes)
+    except TimeoutError as exc:
+        raise DataSourceError(
+            f"{entry.file}: timed out after {timeout} s reading the body of {url} ({exc})"
+        ) from exc
+    except (http.client.HTTPException, OSError) as exc:
+        raise DataSourceError(
+            f"{entry.file}: connection to {url} failed mid-body: {exc!r}"
+        ) from exc
+    expected_total = int(announced) if announced is not None and announced.isdigit() else None
+    if expected_total is not None and size <= entry.bytes and size < expected_total:
+        raise DataSourceError(
+            f"{entry.file}: connection to {url} closed after {size} of {announced} bytes "
+            "(incomplete body)"
+        )
+    return sha, size
+
+
+def _download(entry: DataFile, target: BinaryIO, timeout: float) -> tuple[str, int]:
+    url = entry.url
+    request = urllib.request.Request(url, headers={"User-Agent": "geobayes-data-fetch"})
+    try:
+        response = urllib.request.urlopen(request, timeout=timeout)  # noqa: S310 - pinned URL
+    except urllib.error.HTTPError as exc:
+        exc.close()
+        raise DataSourceError(f"{entry.file}: HTTP {exc.code} ({exc.reason}) for {url}") from exc
+    except urllib.error.URLError as exc:
+        reason = exc.reason
+        if isinstance(reason, TimeoutError):
+            raise DataSourceError(
+                f"{entry.file}: timed out after {timeout} s connecting to {url}"
+            ) from exc
+        raise DataSourceError(f"{entry.file}: cannot reach {url}: {reason}") from exc
+    except TimeoutError as exc:
+        raise DataSourceError(
+            f"{entry.file}: timed out after {timeout} s waiting for {url}"
+        ) from exc
+    except (http.client.HTTPException, OSError) as exc:
+        raise DataSourceError(f"{entry.file}: request to {url} failed: {exc!r}") from exc
+    with response:
+        return _http_stream(entry, response, target, timeout)
+
+
+def _matches(entry: DataFile, path: Path) -> bool:
+    if not path.is_file() or path.stat().st_size != entry.bytes:
+        return False
+    return sha256_file(path)[0] == entry.sha256
+
+
+def fetch(
+    entry: DataFile,
+    destination: str | os.PathLike[str],
+    *,
+    mirror: str | os.PathLike[str] | None = None,
+    timeout: float = 60.0,
+) -> Path:
+    """Obtain one registered file and verify its size and sha256.
+
+    Copies ``mirror / entry.file`` when a mirror is given, otherwise streams
+    ``entry.url`` over HTTP(S) with ``urllib`` (socket timeout ``timeout``). The bytes
+    are written to a temporary file next to ``destination`` and moved into place only
+    after the checks pass. If ``destination`` already holds the right content it is
+    returned without fetching; a stale file with the wrong content is removed first.
+
+    Parameters
+    ----------
+    entry : DataFile
+        Registry entry (see :func:`geobayes.data.get_file`).
+    destination : str or os.PathLike
+        Path of the file to create; parent directories are created.
+    mirror : str or os.PathLike or None, optional
+        Local mirror directory (see :func:`resolve_mirror`); ``None`` downloads.
+    timeout : float, optional
+        Socket timeout in seconds for connecting and for each read (default 60).
+
+    Returns
+    -------
+    pathlib.Path
+        ``destination``.
+
+    Raises
+    ------
+    DataSourceError
+        Missing mirror file, HTTP error status, timeout or connection cut mid-body.
+    ChecksumMismatchError
+        The bytes do not match the registry's size or sha256.
+    """
+    destination = Path(destination)
+    if _matches(entry, destination):
+        return destination
+    with contextlib.suppress(FileNotFoundError):
+        destination.unlink()
+    source = os.fspath(Path(mirror) / entry.file) if mirror is not None else entry.url
+    with atomic_path(destination) as tmp:
+        with open(tmp, "wb") as target:
+            if mirror is not None:
+                with _open_mirror(entry, Path(mirror)) as handle:
+                    sha, size = _copy_stream(handle, target, entry.bytes)
+            else:
+                sha, size = _download(entry, target, timeout)
+        if sha != entry.sha256 or size != entry.bytes:
+            raise ChecksumMismatchError(
+                entry.file,
+                expected_sha256=entry.sha256,
+                actual_sha256=sha,
+                expected_bytes=entry.bytes,
+                actual_bytes=size,
+                source=source,
+            )
+    return destination

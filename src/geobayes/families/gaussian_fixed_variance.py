@@ -1,0 +1,28 @@
+"""Gaussian family with known variance, parameterised by its mean."""
+
+from __future__ import annotations
+
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+
+
+class GaussianFixedVariance(eqx.Module):
+    """``y ~ N(mu, noise_variance)`` with the mean ``mu`` as parameter.
+
+    Its Fisher information ``1 / noise_variance`` does not depend on ``mu``, so with a linear
+    embedding and a Gaussian prior the Fisher metric is constant (Yu et al. 2024, Theorem 1).
+    """
+
+    noise_variance: float = 1.0
+
+    def log_likelihood(self, y: jax.Array, mu: jax.Array) -> jax.Array:
+        """Sum over observations of the Gaussian log density, shape ()."""
+        r = y - mu
+        return -0.5 * jnp.sum(r * r) / self.noise_variance - 0.5 * y.shape[0] * jnp.log(
+            2.0 * jnp.pi * self.noise_variance
+        )
+
+    def fisher_information(self, mu: jax.Array) -> jax.Array:
+        """Per-observation Fisher information ``1 / noise_variance``, shape (N,)."""
+        return jnp.full(mu.shape, 1.0 / self.noise_variance)

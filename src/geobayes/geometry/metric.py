@@ -1,0 +1,29 @@
+"""Abstract Riemannian metric on the parameter space of a posterior."""
+
+from __future__ import annotations
+
+import equinox as eqx
+import jax
+
+from geobayes.geometry.christoffel import christoffel_contraction
+
+
+class Metric(eqx.Module):
+    """A metric tensor field ``G(theta)`` attached to a posterior.
+
+    Subclasses implement :meth:`tensor`; they may override :meth:`christoffel` with a closed
+    form. The default contraction is the generic autodiff one
+    (:func:`geobayes.geometry.christoffel.christoffel_contraction`).
+    """
+
+    def tensor(self, posterior, theta: jax.Array) -> jax.Array:
+        """Metric tensor ``G(theta)``, shape (D, D)."""
+        raise NotImplementedError
+
+    def christoffel(self, posterior, theta: jax.Array, v: jax.Array) -> jax.Array:
+        """``Gamma(v, v)``; the geodesic acceleration is ``-Gamma(v, v)``."""
+        return christoffel_contraction(lambda th: self.tensor(posterior, th), theta, v)
+
+    def generic_christoffel(self, posterior, theta: jax.Array, v: jax.Array) -> jax.Array:
+        """The autodiff contraction, whatever :meth:`christoffel` is (for tests)."""
+        return christoffel_contraction(lambda th: self.tensor(posterior, th), theta, v)

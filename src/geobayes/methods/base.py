@@ -1,0 +1,56 @@
+"""What every approximation method returns."""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+import jax
+import numpy as np
+
+
+class ApproximateDraws(NamedTuple):
+    """Samples of an approximation with their per-sample solver outcome.
+
+    Attributes
+    ----------
+    theta
+        Samples, shape (n, D); rows where ``successful`` is False must not be used.
+    successful
+        Per-sample success flag, shape (n,).
+    result_code
+        Per-sample solver result code (0 = success), shape (n,).
+    num_steps
+        Per-sample solver steps (0 for closed-form samplers), shape (n,).
+    """
+
+    theta: jax.Array
+    successful: jax.Array
+    result_code: jax.Array
+    num_steps: jax.Array
+
+
+class FitResult(NamedTuple):
+    """``fit`` output: the immutable approximation and a dict of fit statistics."""
+
+    approximation: Any
+    stats: dict
+
+
+def summarise_draws(draws: ApproximateDraws, evaluations_per_step: int) -> dict:
+    """Counts and cost of a batch of draws.
+
+    ``T`` is ``evaluations_per_step * mean(num_steps)`` over *all* samples, failed ones
+    counted at the step cap, as in Yu et al. (2024), Sec. 5 (T = 6 x Diffrax steps for Dopri5).
+    """
+    steps = np.asarray(draws.num_steps)
+    ok = np.asarray(draws.successful)
+    codes, counts = np.unique(np.asarray(draws.result_code), return_counts=True)
+    return {
+        "n_samples": int(ok.size),
+        "n_failed": int(ok.size - ok.sum()),
+        "failed_fraction": float(1.0 - ok.mean()) if ok.size else 0.0,
+        "mean_steps": float(steps.mean()) if steps.size else 0.0,
+        "max_steps_taken": int(steps.max()) if steps.size else 0,
+        "T": float(evaluations_per_step * steps.mean()) if steps.size else 0.0,
+        "result_codes": {str(int(c)): int(n) for c, n in zip(codes, counts)},
+    }

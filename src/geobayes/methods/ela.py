@@ -1,0 +1,46 @@
+"""ELA: the Euclidean Laplace approximation ``N(theta_hat, (-Hess l)^{-1})``."""
+
+from __future__ import annotations
+
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+
+from geobayes.methods.base import ApproximateDraws, FitResult
+from geobayes.methods.tangent_gaussian import TangentGaussian
+
+NAME = "ela"
+
+
+class LaplaceApproximation(eqx.Module):
+    """Gaussian ``N(mode, P^{-1})`` (Yu et al. 2024, Sec. 2: RLA with ``G = I``)."""
+
+    tangent: TangentGaussian
+
+    def sample(self, key: jax.Array, n: int) -> ApproximateDraws:
+        """``n`` exact draws (no solver: all successful, zero steps)."""
+        theta = self.tangent.mode + self.tangent.sample_velocities(key, n)
+        zeros = jnp.zeros(n, dtype=jnp.int32)
+        return ApproximateDraws(theta, jnp.ones(n, dtype=bool), zeros, zeros)
+
+    def log_prob(self, theta: jax.Array) -> jax.Array:
+        """Gaussian log density at ``theta`` (shape (D,))."""
+        return self.tangent.log_prob_velocity(theta - self.tangent.mode)
+
+
+def fit(posterior, config: dict, key: jax.Array, *, mode: jax.Array) -> FitResult:
+    """Fit ELA at ``mode`` with the precision named by ``config['precision']`` (default Hessian).
+
+    Parameters
+    ----------
+    posterior
+        The target.
+    config
+        The ``approximation`` config slice.
+    key
+        Unused (the fit is deterministic); part of the common ``fit`` protocol.
+    mode
+        The MAP.
+    """
+    tangent = TangentGaussian.at_mode(posterior, mode, config.get("precision", "hessian"))
+    return FitResult(LaplaceApproximation(tangent), {"method": NAME})

@@ -1,0 +1,14 @@
+"""Evaluation metrics (not Riemannian metric tensors, which live in ``geobayes.geometry``).
+
+* :func:`wasserstein1` — exact Wasserstein-1 distance between two sample sets with POT
+  (Yu et al. 2024, Supp. 15.6).
+* :func:`wasserstein1_1d` — 1-D Wasserstein-1 distance (Yu et al. 2024, Fig. 3).
+"""
+
+from geobayes.metrics.wasserstein import (
+    WassersteinNotConvergedError,
+    wasserstein1,
+    wasserstein1_1d,
+)
+
+__all__ = ["WassersteinNotConvergedError", "wasserstein1", "wasserstein1_1d"]

@@ -1,0 +1,60 @@
+"""A model as an embedding of the parameters onto a likelihood family, plus a Gaussian prior."""
+
+from __future__ import annotations
+
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+
+from geobayes.dataset import Dataset
+from geobayes.models.gaussian_prior import GaussianPrior
+
+
+class EmbeddingModel(eqx.Module):
+    """Base class: ``y_n ~ family(h_n(theta))`` with ``theta ~ prior``.
+
+    Subclasses give ``family``, ``prior`` and :meth:`embedding`. From that one description the
+    log likelihood and the Fisher metric ``Dh^T I(h) Dh + prior precision`` follow generically
+    (Yu et al. 2024, Sec. 4.3.3 and Supp. 14.2: the Fisher metric is the pullback of the
+    family's Fisher information plus the negative Hessian of the log prior, Eq. (3)).
+    Subclasses may override :meth:`fisher` and :meth:`fisher_christoffel` with closed forms;
+    tests compare them with the generic path.
+    """
+
+    family: eqx.AbstractVar[eqx.Module]
+    prior: eqx.AbstractVar[GaussianPrior]
+
+    def embedding(self, theta: jax.Array, data: Dataset) -> jax.Array:
+        """Parameters ``h(theta)`` of the likelihood family, one per observation, shape (N,)."""
+        raise NotImplementedError
+
+    def log_likelihood(self, theta: jax.Array, data: Dataset) -> jax.Array:
+        """``sum_n log p(y_n | h_n(theta))``."""
+        return self.family.log_likelihood(data.y, self.embedding(theta, data))
+
+    def logdensity(self, theta: jax.Array, data: Dataset) -> jax.Array:
+        """Unnormalised log posterior ``log p(y | theta) + log p(theta)``."""
+        return self.log_likelihood(theta, data) + self.prior.logdensity(theta)
+
+    def fisher_generic(self, theta: jax.Array, data: Dataset) -> jax.Array:
+        """Fisher metric from the embedding by autodiff: ``J^T diag(I(h)) J + prior precision``.
+
+        Yu et al. (2024), Eq. (3) with the pullback form of Supp. 14.2.
+        """
+        jac = jax.jacfwd(self.embedding)(theta, data)  # (N, D)
+        info = self.family.fisher_information(self.embedding(theta, data))  # (N,)
+        g = jac.T @ (info[:, None] * jac) + self.prior.precision(theta.shape[0])
+        return 0.5 * (g + g.T)
+
+    def fisher(self, theta: jax.Array, data: Dataset) -> jax.Array:
+        """Fisher metric; the generic path unless a subclass provides a closed form."""
+        return self.fisher_generic(theta, data)
+
+    def dim(self, data: Dataset) -> int:
+        """Number of parameters for this data set."""
+        return int(data.X.shape[1])
+
+
+def symmetrise(matrix: jax.Array) -> jax.Array:
+    """``(A + A^T) / 2``, as the papers' code does for every metric."""
+    return 0.5 * (matrix + jnp.swapaxes(matrix, -1, -2))

@@ -1,0 +1,34 @@
+"""Isotropic Gaussian prior N(0, variance * I)."""
+
+from __future__ import annotations
+
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+
+
+class GaussianPrior(eqx.Module):
+    """Isotropic zero-mean Gaussian prior ``N(0, variance * I)``.
+
+    Parameters
+    ----------
+    variance
+        Prior variance (``alpha = 100`` for logistic regression in Yu et al. 2024, Sec. 5.3).
+    """
+
+    variance: float = 100.0
+
+    def __check_init__(self):
+        if not self.variance > 0:
+            raise ValueError(f"prior variance must be > 0, got {self.variance}")
+
+    def logdensity(self, theta: jax.Array) -> jax.Array:
+        """Log density including its normalising constant."""
+        d = theta.shape[0]
+        return -0.5 * jnp.dot(theta, theta) / self.variance - 0.5 * d * jnp.log(
+            2.0 * jnp.pi * self.variance
+        )
+
+    def precision(self, dim: int) -> jax.Array:
+        """Precision matrix ``I / variance``, shape (dim, dim); equals ``-Hessian`` of the log prior."""
+        return jnp.eye(dim) / self.variance

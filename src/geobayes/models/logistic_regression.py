@@ -1,0 +1,52 @@
+"""Bayesian logistic regression (Yu et al. 2024, Sec. 5.3 and Supp. 14.1)."""
+
+from __future__ import annotations
+
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+
+from geobayes.dataset import Dataset
+from geobayes.families.bernoulli import Bernoulli
+from geobayes.models.embedding_model import EmbeddingModel, symmetrise
+from geobayes.models.gaussian_prior import GaussianPrior
+
+
+class LogisticRegression(EmbeddingModel):
+    """``y_n ~ Bernoulli(sigmoid(x_n^T theta))``, ``theta ~ N(0, prior_variance I)``.
+
+    Parameters
+    ----------
+    prior
+        Gaussian prior; the paper uses variance ``alpha = 100``.
+    """
+
+    family: Bernoulli = eqx.field(default_factory=Bernoulli)
+    prior: GaussianPrior = eqx.field(default_factory=GaussianPrior)
+
+    def embedding(self, theta: jax.Array, data: Dataset) -> jax.Array:
+        """Logits ``X theta``."""
+        return data.X @ theta
+
+    def fisher(self, theta: jax.Array, data: Dataset) -> jax.Array:
+        """Closed-form Fisher metric ``X^T Lambda X + I / alpha``, ``Lambda = diag(s(1-s))``.
+
+        Yu et al. (2024), Supp. 14.1. Equals the negative Hessian (canonical link).
+        """
+        s = jax.nn.sigmoid(data.X @ theta)
+        lam = s * (1.0 - s)
+        g = data.X.T @ (lam[:, None] * data.X) + self.prior.precision(theta.shape[0])
+        return symmetrise(g)
+
+    def fisher_christoffel(self, theta: jax.Array, v: jax.Array, data: Dataset) -> jax.Array:
+        """Closed-form Christoffel contraction ``Gamma(v, v)`` of the Fisher metric.
+
+        Yu et al. (2024), Supp. 14.1: every derivative ``d_i G_jl`` equals
+        ``sum_n x_nj x_ni x_nl s_n (1 - s_n)(1 - 2 s_n)`` (fully symmetric), so
+        ``Gamma(v, v) = 1/2 G^{-1} sum_n x_n s_n (1 - s_n)(1 - 2 s_n) (x_n^T v)^2``.
+        """
+        s = jax.nn.sigmoid(data.X @ theta)
+        xv = data.X @ v
+        weights = s * (1.0 - s) * (1.0 - 2.0 * s) * xv * xv
+        rhs = 0.5 * (data.X.T @ weights)
+        return jnp.linalg.solve(self.fisher(theta, data), rhs)

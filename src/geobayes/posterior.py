@@ -1,0 +1,68 @@
+"""Posterior = Model x Dataset, named ``<dataset>-<model>`` (posteriordb convention)."""
+
+from __future__ import annotations
+
+import equinox as eqx
+import jax
+
+from geobayes.dataset import Dataset
+from geobayes.models.embedding_model import EmbeddingModel
+
+
+class Posterior(eqx.Module):
+    """A model conditioned on a data set.
+
+    Parameters
+    ----------
+    name
+        ``<dataset>-<model>``, e.g. ``heart_standardised-logreg``.
+    model
+        The statistical model (embedding, family, prior).
+    data
+        The prepared data set.
+
+    Notes
+    -----
+    ``logdensity`` is the positive, unnormalised log posterior. Gradient, Hessian and
+    Hessian-vector products come from autodiff; the Fisher metric from the model.
+    """
+
+    name: str = eqx.field(static=True)
+    model: EmbeddingModel
+    data: Dataset
+
+    @property
+    def dim(self) -> int:
+        """Number of parameters D."""
+        return self.model.dim(self.data)
+
+    def logdensity(self, theta: jax.Array) -> jax.Array:
+        """``log p(y | theta) + log p(theta)``."""
+        return self.model.logdensity(theta, self.data)
+
+    def grad(self, theta: jax.Array) -> jax.Array:
+        """Gradient of :meth:`logdensity`."""
+        return jax.grad(self.logdensity)(theta)
+
+    def hessian(self, theta: jax.Array) -> jax.Array:
+        """Hessian of :meth:`logdensity`, shape (D, D)."""
+        return jax.hessian(self.logdensity)(theta)
+
+    def grad_and_hvp(self, theta: jax.Array, v: jax.Array) -> tuple[jax.Array, jax.Array]:
+        """Gradient and Hessian-vector product ``H v`` in one forward-over-reverse pass."""
+        return jax.jvp(self.grad, (theta,), (v,))
+
+    def fisher(self, theta: jax.Array) -> jax.Array:
+        """Fisher metric at ``theta`` (Yu et al. 2024, Eq. (3)), shape (D, D)."""
+        return self.model.fisher(theta, self.data)
+
+
+def split_posterior_name(name: str) -> tuple[str, str]:
+    """Split ``<dataset>-<model>`` into its two parts, with a clear error otherwise."""
+    parts = name.split("-")
+    if len(parts) != 2 or not all(parts):
+        raise ValueError(
+            f"posterior name {name!r} is not of the form '<dataset>-<model>' "
+            "(data set names use underscores, never hyphens)"
+        )
+    return parts[0], parts[1]

@@ -1,0 +1,41 @@
+"""Deterministic random keys derived from the configured seed."""
+
+from __future__ import annotations
+
+import zlib
+
+import jax
+
+
+def stable_int(label: str | int) -> int:
+    """Map a label to a stable 31-bit integer (CRC-32; unlike ``hash`` it never changes).
+
+    Parameters
+    ----------
+    label
+        A string such as a stage, posterior or method name, or an integer (returned as is).
+    """
+    if isinstance(label, int):
+        return label
+    return zlib.crc32(label.encode("utf-8")) & 0x7FFFFFFF
+
+
+def derive_key(seed: int, *labels: str | int) -> jax.Array:
+    """Key for one pipeline step: ``fold_in`` of the seed with each label in turn.
+
+    Parameters
+    ----------
+    seed
+        The configured base seed (config key ``seed``).
+    *labels
+        Stage, posterior, method, repetition, ... Strings go through :func:`stable_int`.
+
+    Returns
+    -------
+    jax.Array
+        A PRNG key that depends only on the seed and the labels.
+    """
+    key = jax.random.PRNGKey(seed)
+    for label in labels:
+        key = jax.random.fold_in(key, stable_int(label))
+    return key

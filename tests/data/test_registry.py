@@ -1,0 +1,68 @@
+"""The packaged registry matches the shared manifest, and the real mirror verifies."""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+import pytest
+
+from geobayes.data import DataFile, fetch, files_of, get_file, load_registry
+
+SHARED_DATA = Path(__file__).resolve().parents[2] / ".." / "shared" / "data"
+MANIFEST = SHARED_DATA / "MANIFEST.tsv"
+needs_mirror = pytest.mark.skipif(
+    not MANIFEST.is_file(),
+    reason=f"shared data mirror not found at {SHARED_DATA.resolve()} (no MANIFEST.tsv)",
+)
+
+
+def _manifest_rows() -> list[dict[str, str]]:
+    with open(MANIFEST, encoding="utf-8", newline="") as handle:
+        return list(csv.DictReader(handle, delimiter="\t"))
+
+
+@needs_mirror
+def test_every_registry_row_matches_the_manifest():
+    registry = load_registry()
+    rows = _manifest_rows()
+    assert [row["file"] for row in rows] == list(registry)
+    for row in rows:
+        entry = registry[row["file"]]
+        assert entry == DataFile(
+            dataset=row["dataset"],
+            file=row["file"],
+            bytes=int(row["bytes"]),
+            sha256=row["sha256"],
+            url=row["pinned_url"],
+        )
+
+
+def test_registry_entries_are_well_formed():
+    for entry in load_registry().values():
+        assert entry.file.startswith(entry.dataset + "/")
+        assert len(entry.sha256) == 64 and int(entry.sha256, 16) >= 0
+        assert entry.bytes > 0
+        assert entry.url.startswith("https://")
+
+
+def test_unknown_file_lists_known_files_of_its_dataset():
+    with pytest.raises(KeyError, match="logreg/ripley.npy"):
+        get_file("logreg/nonexistent.npy")
+    with pytest.raises(KeyError, match="known datasets: .*logreg"):
+        get_file("no_such_dataset/x.npy")
+    with pytest.raises(KeyError, match="known datasets"):
+        files_of("no_such_dataset")
+
+
+def test_files_of_logreg():
+    names = sorted(entry.file for entry in files_of("logreg"))
+    assert names == [f"logreg/{n}.npy" for n in ("australian", "german", "heart", "pima", "ripley")]
+
+
+@needs_mirror
+@pytest.mark.parametrize("name", ["ripley", "pima", "heart", "australian", "german"])
+def test_real_mirror_logreg_files_pass_checksum(name, tmp_path):
+    entry = get_file(f"logreg/{name}.npy")
+    dest = fetch(entry, tmp_path / entry.file, mirror=SHARED_DATA)
+    assert dest.stat().st_size == entry.bytes

@@ -1,0 +1,99 @@
+"""NUTS reference on a correlated 2-D Gaussian: moments within Monte Carlo error, checks pass."""
+
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+from geobayes.samplers import NutsConfig, ReferenceChecks, run_nuts
+from geobayes.samplers import diagnostics as diag
+
+MEAN = np.array([1.0, -2.0])
+COV = np.array([[1.0, 0.8], [0.8, 2.0]])
+
+
+class Gaussian2D(eqx.Module):
+    """N(MEAN, COV) as a posterior: ``dim`` and a positive ``logdensity``."""
+
+    mean: jax.Array
+    precision: jax.Array
+    dim: int = eqx.field(static=True)
+
+    def logdensity(self, theta):
+        d = theta - self.mean
+        return -0.5 * d @ self.precision @ d
+
+
+POSTERIOR = Gaussian2D(jnp.asarray(MEAN), jnp.asarray(np.linalg.inv(COV)), 2)
+CONFIG = NutsConfig(chains=4, warmup=500, samples=1000, thin=1)
+
+
+@pytest.fixture(scope="module")
+def reference():
+    return run_nuts(POSTERIOR, CONFIG, jax.random.PRNGKey(0), jnp.zeros(2), seed=0)
+
+
+def test_shapes_records_and_checks(reference):
+    assert reference.draws.shape == (4000, 2) and reference.draws.dtype == np.float64
+    np.testing.assert_array_equal(np.bincount(reference.chain_index), [1000] * 4)
+    d = reference.diagnostics
+    assert d["n_draws"] == 4000 and isinstance(d["divergences"], int)
+    assert len(d["r_hat"]) == len(d["ess_bulk"]) == len(d["ess_tail"]) == 2
+    assert set(reference.checks) == {
+        "r_hat_below_1.01", "ess_bulk_above_400", "ess_tail_above_400", "divergences_at_most_0",
+    }
+    assert reference.passed, reference.diagnostics
+    args = reference.method_args
+    assert args["chains"] == 4 and args["warmup"] == 500 and args["samples"] == 1000
+    assert args["init_jitter_scale"] == 0.1 and reference.seed == 0
+    assert reference.thresholds == ReferenceChecks().to_dict()
+
+
+def test_moments_match_truth_within_monte_carlo_error(reference):
+    grouped = reference.draws.reshape(4, 1000, 2)
+    # Mean: |mean - truth| < 5 MCSE with MCSE = sd / sqrt(ESS).
+    err = np.abs(reference.draws.mean(axis=0) - MEAN)
+    assert np.all(err < 5 * diag.mcse_mean(grouped)), (err, diag.mcse_mean(grouped))
+    # Covariance entry (i, j) is the mean of f = (x_i - mu_i)(x_j - mu_j) (true mean
+    # known); its MCSE is sd(f) / sqrt(ESS(f)), both estimated from the draws.
+    centred = grouped - MEAN
+    f = np.stack([centred[..., 0] ** 2, centred[..., 0] * centred[..., 1], centred[..., 1] ** 2], axis=-1)
+    truth = np.array([COV[0, 0], COV[0, 1], COV[1, 1]])
+    err = np.abs(f.reshape(-1, 3).mean(axis=0) - truth)
+    assert np.all(err < 5 * diag.mcse_mean(f)), (err, diag.mcse_mean(f))
+
+
+def test_same_key_gives_identical_draws():
+    small = NutsConfig(chains=2, warmup=50, samples=40, thin=2)
+    a = run_nuts(POSTERIOR, small, jax.random.PRNGKey(7), jnp.zeros(2))
+    b = run_nuts(POSTERIOR, small, jax.random.key(7), jnp.zeros(2))  # typed key, same bits
+    np.testing.assert_array_equal(a.draws, b.draws)
+    assert a.draws.shape == (2 * 20, 2)
+    assert a.key_data == b.key_data == [0, 7]
+    # The chains were started apart (jitter), so they are not copies of each other.
+    assert not np.array_equal(a.draws[:20], a.draws[20:])
+
+
+@pytest.mark.parametrize(
+    "kwargs, field",
+    [
+        (dict(chains=0, warmup=10, samples=10, thin=1), "chains"),
+        (dict(chains=2, warmup=-1, samples=10, thin=1), "warmup"),
+        (dict(chains=2, warmup=10, samples=10, thin=0), "thin"),
+        (dict(chains=2, warmup=10, samples=10, thin=5), "samples // NutsConfig.thin"),
+        (dict(chains=2.0, warmup=10, samples=10, thin=1), "chains"),
+        (dict(chains=2, warmup=10, samples=10, thin=1, target_accept=1.0), "target_accept"),
+        (dict(chains=2, warmup=10, samples=10, thin=1, max_tree_depth=0), "max_tree_depth"),
+    ],
+)
+def test_config_validation_names_the_field(kwargs, field):
+    with pytest.raises(ValueError, match=f"NutsConfig.{field}"):
+        NutsConfig(**kwargs)
+
+
+def test_bad_init_position_raises():
+    with pytest.raises(ValueError, match="init_position must have shape"):
+        run_nuts(POSTERIOR, CONFIG, jax.random.PRNGKey(0), jnp.zeros(3))
+    with pytest.raises(ValueError, match="finite"):
+        run_nuts(POSTERIOR, CONFIG, jax.random.PRNGKey(0), jnp.array([jnp.nan, 0.0]))

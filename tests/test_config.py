@@ -1,0 +1,311 @@
+"""Tests of geobayes.config and workflow/schemas/config.schema.yaml."""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+
+import pytest
+import yaml
+from jsonschema import Draft202012Validator
+
+from geobayes.config import SCHEMA_PATH, ConfigError, deep_merge, load_config, load_schema
+
+ROOT = Path(__file__).resolve().parents[1]
+CONFIGS = {name: ROOT / "config" / f"{name}.yaml" for name in ("config", "quick", "tiny")}
+
+
+def raw(name: str) -> dict:
+    """The YAML of a shipped config, without validation or defaults."""
+    return yaml.safe_load(CONFIGS[name].read_text())
+
+
+def leaf_paths(tree: dict, prefix: str = "") -> set[str]:
+    out: set[str] = set()
+    for key, value in tree.items():
+        path = f"{prefix}.{key}" if prefix else key
+        out |= leaf_paths(value, path) if isinstance(value, dict) else {path}
+    return out
+
+
+def error_of(config: dict, **kwargs) -> str:
+    with pytest.raises(ConfigError) as info:
+        load_config(config, **kwargs)
+    return str(info.value)
+
+
+# --- the shipped configs ------------------------------------------------------------
+
+
+def test_schema_path_is_the_repository_schema():
+    assert SCHEMA_PATH == ROOT / "workflow" / "schemas" / "config.schema.yaml"
+    assert SCHEMA_PATH.is_file()
+
+
+@pytest.mark.parametrize("name", sorted(CONFIGS))
+def test_shipped_config_loads(name):
+    cfg = load_config(CONFIGS[name])
+    assert cfg["experiments"]["logreg"]["methods"] == ["ela", "rla_b", "rla_f"]
+    # Shipped configs are complete: validation adds nothing to them.
+    assert cfg == raw(name)
+
+
+@pytest.mark.parametrize("name", ["quick", "tiny"])
+def test_small_configs_have_exactly_the_paper_keys(name):
+    # snakemake merges --configfile over config/config.yaml, so a key missing from a
+    # small config would silently keep its paper-scale value.
+    assert leaf_paths(raw(name)) == leaf_paths(raw("config"))
+
+
+def test_small_config_scales():
+    quick, tiny = load_config(CONFIGS["quick"]), load_config(CONFIGS["tiny"])
+    assert quick["experiments"]["logreg"]["datasets"] == ["ripley", "pima", "heart", "australian", "german"]
+    assert quick["experiments"]["logreg"]["inputs"] == ["standardised", "raw"]
+    assert {k: quick["reference"][k] for k in ("chains", "warmup", "samples", "thin")} == {
+        "chains": 4, "warmup": 500, "samples": 1000, "thin": 1}
+    assert quick["reference"]["checks"] == {
+        "max_r_hat": 1.01, "min_ess_bulk": 400, "min_ess_tail": 400, "max_divergences": 0}
+    assert (quick["map"]["restarts"], quick["approximation"]["repetitions"], quick["approximation"]["samples"]) == (5, 2, 1000)
+    assert tiny["experiments"]["logreg"]["datasets"] == ["ripley"]
+    assert tiny["experiments"]["logreg"]["inputs"] == ["standardised"]
+    assert {k: tiny["reference"][k] for k in ("chains", "warmup", "samples", "thin")} == {
+        "chains": 2, "warmup": 300, "samples": 500, "thin": 1}
+    assert tiny["reference"]["checks"]["max_r_hat"] == 1.05
+    assert (tiny["reference"]["checks"]["min_ess_bulk"], tiny["reference"]["checks"]["min_ess_tail"]) == (100, 100)
+    assert (tiny["map"]["restarts"], tiny["approximation"]["repetitions"], tiny["approximation"]["samples"]) == (3, 1, 200)
+    assert quick["data"]["mirror"] == tiny["data"]["mirror"] == "../shared/data"
+
+
+# --- error messages -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("overrides", "dotted"),
+    [
+        ({"sampels": 3}, "sampels"),
+        ({"approximation": {"sampels": 3}}, "approximation.sampels"),
+        ({"approximation": {"ode": {"sovler": "dopri5"}}}, "approximation.ode.sovler"),
+        ({"reference": {"checks": {"max_rhat": 1.1}}}, "reference.checks.max_rhat"),
+    ],
+)
+def test_unknown_key_is_named_in_dotted_form(overrides, dotted):
+    message = error_of(raw("tiny"), overrides=overrides)
+    assert f"unknown key '{dotted}'" in message
+    assert "<dict> (after overrides)" in message
+
+
+def test_unknown_key_names_the_file_and_suggests_the_spelling(tmp_path):
+    cfg = raw("tiny")
+    cfg["approximation"]["sampels"] = cfg["approximation"].pop("samples")
+    path = tmp_path / "typo.yaml"
+    path.write_text(yaml.safe_dump(cfg))
+    with pytest.raises(ConfigError) as info:
+        load_config(path)
+    message = str(info.value)
+    assert str(path) in message
+    assert "unknown key 'approximation.sampels' (did you mean 'samples'?)" in message
+    assert "missing required key 'approximation.samples'" in message
+    assert info.value.source == str(path)
+    assert len(info.value.problems) == 2
+
+
+@pytest.mark.parametrize(
+    ("overrides", "dotted", "bad", "allowed"),
+    [
+        ({"device": "tpu"}, "device", "tpu", ["cpu", "gpu"]),
+        ({"approximation": {"ode": {"solver": "rk4"}}}, "approximation.ode.solver", "rk4", ["dopri5", "tsit5"]),
+        ({"experiments": {"logreg": {"datasets": ["ripley", "iris"]}}}, "experiments.logreg.datasets[1]", "iris",
+         ["ripley", "pima", "heart", "australian", "german"]),
+        ({"experiments": {"logreg": {"inputs": ["whitened"]}}}, "experiments.logreg.inputs[0]", "whitened",
+         ["standardised", "raw"]),
+        ({"experiments": {"logreg": {"methods": ["ela", "rla"]}}}, "experiments.logreg.methods[1]", "rla",
+         ["ela", "rla_b", "rla_f"]),
+    ],
+)
+def test_bad_enum_names_key_and_allowed_values(overrides, dotted, bad, allowed):
+    message = error_of(raw("tiny"), overrides=overrides)
+    line = next(line for line in message.splitlines() if dotted + ":" in line)
+    assert repr(bad) in line
+    for value in allowed:
+        assert repr(value) in line
+
+
+def test_negative_chain_count_names_the_key():
+    message = error_of(raw("config"), overrides={"reference": {"chains": -1}})
+    assert "reference.chains: -1 is less than the minimum of 1" in message
+
+
+@pytest.mark.parametrize(
+    ("overrides", "dotted"),
+    [
+        ({"reference": {"thin": 0}}, "reference.thin"),
+        ({"reference": {"samples": 0}}, "reference.samples"),
+        ({"reference": {"target_accept": 1.0}}, "reference.target_accept"),
+        ({"reference": {"target_accept": 0}}, "reference.target_accept"),
+        ({"reference": {"checks": {"max_r_hat": 1.0}}}, "reference.checks.max_r_hat"),
+        ({"approximation": {"repetitions": 0}}, "approximation.repetitions"),
+        ({"approximation": {"samples": 0}}, "approximation.samples"),
+        ({"approximation": {"ode": {"max_steps": 0}}}, "approximation.ode.max_steps"),
+        ({"approximation": {"ode": {"rtol": 0.0}}}, "approximation.ode.rtol"),
+        ({"map": {"atol": -1.0e-8}}, "map.atol"),
+        ({"map": {"restarts": 0}}, "map.restarts"),
+        ({"reference": {"chains": 2.5}}, "reference.chains"),
+        ({"reference": {"chains": True}}, "reference.chains"),
+        ({"data": {"mirror": 3}}, "data.mirror"),
+        ({"experiments": {"logreg": {"datasets": []}}}, "experiments.logreg.datasets"),
+        ({"experiments": {"logreg": {"datasets": ["ripley", "ripley"]}}}, "experiments.logreg.datasets"),
+    ],
+)
+def test_out_of_range_values_name_the_key(overrides, dotted):
+    message = error_of(raw("tiny"), overrides=overrides)
+    assert f"\n  - {dotted}: " in message
+
+
+def test_exponent_without_dot_gets_a_yaml_hint(tmp_path):
+    path = tmp_path / "exp.yaml"
+    path.write_text(CONFIGS["tiny"].read_text().replace("rtol: 1.0e-3", "rtol: 1e-3"))
+    with pytest.raises(ConfigError, match=r"approximation\.ode\.rtol: '1e-3' is not of type 'number'.*1\.0e-6"):
+        load_config(path)
+
+
+def test_every_problem_is_reported():
+    message = error_of(raw("tiny"), overrides={"device": "tpu", "reference": {"chains": 0}, "extra": 1})
+    for fragment in ("3 problems", "device:", "reference.chains:", "unknown key 'extra'"):
+        assert fragment in message
+
+
+def test_file_problems_name_the_file(tmp_path):
+    missing = tmp_path / "missing.yaml"
+    with pytest.raises(ConfigError, match="missing.yaml"):
+        load_config(missing)
+    duplicate = tmp_path / "duplicate.yaml"
+    duplicate.write_text(CONFIGS["tiny"].read_text() + "\nseed: 2\n")
+    with pytest.raises(ConfigError, match=r"(?s)duplicate\.yaml.*duplicate key 'seed' \(first on line 20\)"):
+        load_config(duplicate)
+    listing = tmp_path / "list.yaml"
+    listing.write_text("- 1\n- 2\n")
+    with pytest.raises(ConfigError, match=r"(?s)list\.yaml.*expected a mapping"):
+        load_config(listing)
+
+
+def test_missing_schema_is_an_error(tmp_path):
+    with pytest.raises(ConfigError, match="schema file not found"):
+        load_config(raw("tiny"), schema_path=tmp_path / "nope.yaml")
+
+
+# --- defaults, overrides, merging ----------------------------------------------------
+
+
+def test_defaults_are_filled_for_omitted_optional_keys():
+    schema = load_schema()
+    cfg = raw("tiny")
+    for key in ("seed", "device", "data", "map", "evaluation"):
+        del cfg[key]
+    del cfg["reference"]["checks"]
+    del cfg["reference"]["target_accept"]
+    del cfg["approximation"]["ode"]["solver"]
+    before = copy.deepcopy(cfg)
+    filled = load_config(cfg)
+    assert cfg == before, "load_config must not modify its argument"
+    props = schema["properties"]
+    assert filled["seed"] == props["seed"]["default"] == 1
+    assert filled["device"] == "cpu"
+    assert filled["data"] == {"mirror": None, "timeout_s": 60}
+    assert filled["map"] == {"restarts": 20, "max_steps": 10000, "rtol": 1.0e-10, "atol": 1.0e-10}
+    assert filled["reference"]["checks"] == {
+        "max_r_hat": 1.01, "min_ess_bulk": 400, "min_ess_tail": 400, "max_divergences": 0}
+    assert filled["reference"]["target_accept"] == 0.8
+    assert filled["approximation"]["ode"]["solver"] == "dopri5"
+    assert filled["evaluation"] == {"wasserstein": {"num_iter_max": 10_000_000_000}}
+    # The defaults are the paper-scale values of config/config.yaml.
+    paper = raw("config")
+    assert filled["map"] == paper["map"] and filled["reference"]["checks"] == paper["reference"]["checks"]
+    # Two loads never share a mutable default.
+    again = load_config(cfg)
+    again["data"]["mirror"] = "elsewhere"
+    assert load_config(cfg)["data"]["mirror"] is None
+
+
+def test_required_scale_keys_have_no_default():
+    cfg = raw("tiny")
+    del cfg["reference"]["chains"]
+    assert "missing required key 'reference.chains'" in error_of(cfg)
+
+
+def test_overrides_are_deep_merged():
+    cfg = load_config(CONFIGS["tiny"], {"reference": {"chains": 4}, "experiments": {"logreg": {"methods": ["ela"]}}})
+    assert cfg["reference"]["chains"] == 4
+    assert cfg["reference"]["warmup"] == 300
+    assert cfg["experiments"]["logreg"]["methods"] == ["ela"]
+    assert cfg["experiments"]["logreg"]["datasets"] == ["ripley"]
+
+
+def test_deep_merge():
+    a = {"x": {"y": 1, "z": [1, 2]}, "k": 1}
+    b = {"x": {"z": [3]}, "n": {"m": 2}}
+    merged = deep_merge(a, b)
+    assert merged == {"x": {"y": 1, "z": [3]}, "k": 1, "n": {"m": 2}}
+    assert a == {"x": {"y": 1, "z": [1, 2]}, "k": 1} and b == {"x": {"z": [3]}, "n": {"m": 2}}
+    merged["n"]["m"] = 5
+    assert b["n"]["m"] == 2
+    assert deep_merge(a, {"x": 3}) == {"x": 3, "k": 1}
+
+
+# --- the schema itself and snakemake --------------------------------------------------
+
+
+def _object_schemas(schema: dict, path: str = "<root>"):
+    if schema.get("type") == "object":
+        yield path, schema
+    for name, sub in schema.get("properties", {}).items():
+        yield from _object_schemas(sub, f"{path}.{name}")
+    if isinstance(schema.get("items"), dict):
+        yield from _object_schemas(schema["items"], f"{path}[]")
+
+
+def test_schema_is_strict_and_documented():
+    schema = load_schema()
+    Draft202012Validator.check_schema(schema)
+    assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+    objects = dict(_object_schemas(schema))
+    assert len(objects) >= 10
+    for path, sub in objects.items():
+        assert sub.get("additionalProperties") is False, path
+        for name, prop in sub["properties"].items():
+            assert prop.get("description"), f"{path}.{name} has no description"
+            if "default" in prop:
+                Draft202012Validator(prop).validate(prop["default"])  # the default obeys its own schema
+            else:
+                assert name in sub.get("required", []), f"{path}.{name}: neither required nor defaulted"
+
+
+@pytest.mark.parametrize("name", sorted(CONFIGS))
+def test_snakemake_validate_accepts_the_shipped_configs(name):
+    from snakemake.utils import validate
+
+    cfg = raw(name)
+    validate(cfg, str(SCHEMA_PATH))
+    assert cfg == load_config(CONFIGS[name])
+
+
+def test_snakemake_validate_fills_the_same_defaults():
+    from snakemake.utils import validate
+
+    cfg = raw("tiny")
+    for key in ("device", "data", "map", "evaluation"):
+        del cfg[key]
+    del cfg["reference"]["checks"]
+    del cfg["approximation"]["ode"]
+    ours = load_config(cfg)
+    validate(cfg, str(SCHEMA_PATH))
+    assert cfg == ours
+
+
+def test_snakemake_validate_rejects_an_unknown_key():
+    from snakemake.exceptions import WorkflowError
+    from snakemake.utils import validate
+
+    cfg = raw("tiny")
+    cfg["approximation"]["sampels"] = 3
+    with pytest.raises(WorkflowError, match="sampels"):
+        validate(cfg, str(SCHEMA_PATH))
