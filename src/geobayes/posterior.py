@@ -49,7 +49,18 @@ class Posterior(eqx.Module):
         return jax.hessian(self.logdensity)(theta)
 
     def grad_and_hvp(self, theta: jax.Array, v: jax.Array) -> tuple[jax.Array, jax.Array]:
-        """Gradient and Hessian-vector product ``H v`` in one forward-over-reverse pass."""
+        """Gradient and Hessian-vector product ``H v``.
+
+        The model's closed form where it has one (``model.grad_and_hvp``), otherwise one
+        forward-over-reverse autodiff pass.
+        """
+        closed_form = getattr(self.model, "grad_and_hvp", None)
+        if closed_form is not None:
+            return closed_form(theta, v, self.data)
+        return self.autodiff_grad_and_hvp(theta, v)
+
+    def autodiff_grad_and_hvp(self, theta: jax.Array, v: jax.Array) -> tuple[jax.Array, jax.Array]:
+        """Gradient and ``H v`` by autodiff, whatever the model provides (for tests)."""
         return jax.jvp(self.grad, (theta,), (v,))
 
     def fisher(self, theta: jax.Array) -> jax.Array:

@@ -1,0 +1,45 @@
+# Data: registered files from the mirror or their pinned URLs, then model-ready arrays.
+
+
+rule download:
+    output:
+        "data/raw/{file}",
+    params:
+        mirror=config["data"]["mirror"],
+        timeout_s=config["data"]["timeout_s"],
+    input:
+        code=library_closure("data.download"),
+    log:
+        "logs/download/{file}.log",
+    benchmark:
+        "logs/benchmarks/download/{file}.tsv"
+    resources:
+        mem_mb=500,
+        runtime=30,
+    threads: 1
+    wildcard_constraints:
+        file="|".join(registry_files()),
+    conda:
+        ENV
+    script:
+        "../scripts/download.py"
+
+
+rule prepare_logreg:
+    input:
+        raw="data/raw/logreg/{dataset}.npy",
+        code=library_closure("data.logreg"),
+    output:
+        "data/prepared/logreg/{dataset}_{inputs}.npz",
+    log:
+        "logs/prepare/logreg/{dataset}_{inputs}.log",
+    benchmark:
+        "logs/benchmarks/prepare/logreg/{dataset}_{inputs}.tsv"
+    resources:
+        mem_mb=500,
+        runtime=5,
+    threads: 1
+    conda:
+        ENV
+    script:
+        "../scripts/prepare_logreg.py"

@@ -1,0 +1,36 @@
+"""Snakemake script: logistic-regression table (Yu et al. 2024, Table 2) and ours-vs-paper table.
+
+Inputs: ``summary`` (results/summary/logreg.csv), ``paper`` (transcribed Table 2 values).
+Params: ``methods`` (column order), ``scale`` (samples, repetitions, reference_draws).
+Outputs: ``tex`` and ``csv`` (our table), ``comparison_tex`` and ``comparison_csv``.
+"""
+
+import sys
+
+sys.stderr = open(snakemake.log[0], "w", encoding="utf-8")  # noqa: F821, SIM115
+
+from geobayes.report.logreg_table import (  # noqa: E402
+    aggregate_logreg,
+    comparison_latex,
+    load_summary,
+    logreg_comparison,
+    logreg_table_latex,
+    save_csv,
+    save_text,
+)
+from geobayes.report.paper_values import load_paper_values  # noqa: E402
+
+methods = list(snakemake.params.methods)  # noqa: F821
+scale = {key: int(snakemake.params.scale[key]) for key in ("samples", "repetitions", "reference_draws")}  # noqa: F821
+
+agg = aggregate_logreg(load_summary(snakemake.input.summary))  # noqa: F821
+paper = load_paper_values(snakemake.input.paper)  # noqa: F821
+comparison = logreg_comparison(agg[agg["method"].isin(methods)], paper)
+
+save_csv(agg, snakemake.output.csv)  # noqa: F821
+save_text(snakemake.output.tex, logreg_table_latex(agg, methods, **scale))  # noqa: F821
+save_csv(comparison, snakemake.output.comparison_csv)  # noqa: F821
+save_text(snakemake.output.comparison_tex, comparison_latex(comparison, source=str(snakemake.input.paper)))  # noqa: F821
+flagged = comparison[comparison["outside_paper_spread"].fillna(False)]
+print(f"{len(agg)} cells, {int(agg['n_failed'].sum())} failed samples, {len(flagged)} W cells outside the paper's spread",
+      file=sys.stderr)
