@@ -2,15 +2,18 @@
 # workflow/rules/, the science in src/geobayes/. `snakemake --cores N` runs paper scale;
 # `make quick` runs config/quick.yaml.
 
+from pathlib import Path
+
 from snakemake.utils import min_version, validate
 
 min_version("9.0")
 
 
-configfile: "config/config.yaml"
+# Anchored to this file so the DAG also runs with --directory elsewhere (tests do).
+configfile: str(Path(workflow.basedir) / "config" / "config.yaml")
 
 
-validate(config, "workflow/schemas/config.schema.yaml")
+validate(config, str(Path(workflow.basedir) / "workflow" / "schemas" / "config.schema.yaml"))
 
 
 include: "workflow/rules/common.smk"

@@ -5,7 +5,8 @@ import ast
 import csv
 from pathlib import Path
 
-LIBRARY = Path("src/geobayes")
+REPO = Path(workflow.basedir)
+LIBRARY = REPO / "src" / "geobayes"
 LOGREG = config["experiments"]["logreg"]
 ENV = "../envs/geobayes.yaml"
 
@@ -80,6 +81,13 @@ def evaluations(posteriors, methods):
         "results/evaluation/{posterior}/{method}/seed{seed}/metrics.json",
         posterior=posteriors, method=methods, seed=range(config["approximation"]["repetitions"]),
     )
+
+
+def wasserstein_mem_mb(wildcards):
+    """Memory for exact EMD: the float64 cost matrix plus the simplex's working copies."""
+    reference = config["reference"]
+    n_reference = reference["chains"] * (reference["samples"] // reference["thin"])
+    return 1000 + 5 * 8 * n_reference * config["approximation"]["samples"] // 2**20
 
 
 wildcard_constraints:

@@ -1,13 +1,6 @@
 # Evaluation: exact W1 (POT emd2) against a reference that passed its checks.
 
 
-def wasserstein_mem_mb(wildcards):
-    """Memory for exact EMD: the float64 cost matrix plus the simplex's working copies."""
-    reference = config["reference"]
-    n_reference = reference["chains"] * (reference["samples"] // reference["thin"])
-    return 1000 + 5 * 8 * n_reference * config["approximation"]["samples"] // 2**20
-
-
 rule evaluate:
     input:
         samples_npz="results/approximation/{posterior}/{method}/seed{seed}/samples.npz",

@@ -23,7 +23,7 @@ rule summarise_logreg:
 rule table_logreg:
     input:
         summary="results/summary/logreg.csv",
-        paper="workflow/resources/paper_values/yu2024_table2.csv",
+        paper=str(REPO / "workflow/resources/paper_values/yu2024_table2.csv"),
         code=library_closure("report.logreg_table", "report.paper_values"),
     output:
         tex="tables/logreg.tex",
@@ -55,8 +55,8 @@ rule table_logreg:
 rule figure_logreg:
     input:
         summary="results/summary/logreg.csv",
-        paper="workflow/resources/paper_values/yu2024_table2.csv",
-        code=library_closure("report.figures", "report.logreg_table"),
+        paper=str(REPO / "workflow/resources/paper_values/yu2024_table2.csv"),
+        code=library_closure("report.figures", "report.logreg_table", "report.paper_values"),
     output:
         pdf=report("figures/logreg.pdf", caption="../report/logreg.rst", category="Logistic regression"),
         png="figures/logreg.png",

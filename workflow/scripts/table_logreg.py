@@ -5,6 +5,7 @@ Params: ``methods`` (column order), ``scale`` (samples, repetitions, reference_d
 Outputs: ``tex`` and ``csv`` (our table), ``comparison_tex`` and ``comparison_csv``.
 """
 
+import os
 import sys
 
 sys.stderr = open(snakemake.log[0], "w", encoding="utf-8")  # noqa: F821, SIM115
@@ -30,7 +31,12 @@ comparison = logreg_comparison(agg[agg["method"].isin(methods)], paper)
 save_csv(agg, snakemake.output.csv)  # noqa: F821
 save_text(snakemake.output.tex, logreg_table_latex(agg, methods, **scale))  # noqa: F821
 save_csv(comparison, snakemake.output.comparison_csv)  # noqa: F821
-save_text(snakemake.output.comparison_tex, comparison_latex(comparison, source=str(snakemake.input.paper)))  # noqa: F821
+# the caption names the paper-values file relative to the working directory (the repository root)
+comparison_tex = comparison_latex(comparison, source=os.path.relpath(snakemake.input.paper))  # noqa: F821
+save_text(snakemake.output.comparison_tex, comparison_tex)  # noqa: F821
 flagged = comparison[comparison["outside_paper_spread"].fillna(False)]
-print(f"{len(agg)} cells, {int(agg['n_failed'].sum())} failed samples, {len(flagged)} W cells outside the paper's spread",
-      file=sys.stderr)
+print(
+    f"{len(agg)} cells, {int(agg['n_failed'].sum())} failed samples, "
+    f"{len(flagged)} W cells outside the paper's spread",
+    file=sys.stderr,
+)
