@@ -17,6 +17,7 @@ class LaplaceApproximation(eqx.Module):
 
     tangent: TangentGaussian
 
+    @eqx.filter_jit
     def sample(self, key: jax.Array, n: int) -> ApproximateDraws:
         """``n`` exact draws (no solver: all successful, zero steps)."""
         theta = self.tangent.mode + self.tangent.sample_velocities(key, n)

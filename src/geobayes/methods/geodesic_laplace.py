@@ -31,6 +31,7 @@ class GeodesicLaplace(eqx.Module):
     posterior: eqx.Module
     ode: OdeSettings
 
+    @eqx.filter_jit
     def sample(self, key: jax.Array, n: int) -> ApproximateDraws:
         """``n`` samples, each with its solver result code and step count."""
         velocities = self.tangent.sample_velocities(key, n)

@@ -1,0 +1,74 @@
+"""Wall time of the whole DAG at quick scale, from an empty results tree.
+
+Runs ``snakemake --cores N --configfile config/quick.yaml`` in a fresh copy of the workflow
+and library (so the repository's own results are untouched), then reports the total wall
+time and the per-rule wall times read from Snakemake's benchmark files
+(``logs/benchmarks/<rule>/...tsv``): total, median and max per rule, and the share of the
+total per rule. Writes ``benchmarks/results/quick_dag.json``.
+
+Usage: ``.venv/bin/python benchmarks/bench_quick_dag.py [--cores 2] [--config config/quick.yaml]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from geobayes.io import provenance, save_json
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def rule_times(work: Path) -> dict[str, dict[str, float]]:
+    """Per-rule wall-time statistics from Snakemake's benchmark files."""
+    per_rule: dict[str, list[float]] = {}
+    for tsv in (work / "logs" / "benchmarks").rglob("*.tsv"):
+        rule = tsv.relative_to(work / "logs" / "benchmarks").parts[0]
+        seconds = float(tsv.read_text().splitlines()[-1].split("\t")[0])
+        per_rule.setdefault(rule, []).append(seconds)
+    return {
+        rule: {"jobs": len(t), "total_s": sum(t), "median_s": statistics.median(t), "max_s": max(t)}
+        for rule, t in sorted(per_rule.items())
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--cores", type=int, default=2)
+    parser.add_argument("--config", default="config/quick.yaml")
+    parser.add_argument("--output", default=str(REPO / "benchmarks" / "results" / "quick_dag.json"))
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        for part in ("workflow", "config", "src"):
+            shutil.copytree(REPO / part, work / part, symlinks=True,
+                            ignore=shutil.ignore_patterns("__pycache__"))
+        for name in ("Snakefile", "environment.yml"):
+            shutil.copy(REPO / name, work / name)
+        env = dict(os.environ)
+        env.setdefault("GEOBAYES_DATA_MIRROR", str((REPO / ".." / "shared" / "data").resolve()))
+        snakemake = str(Path(sys.executable).with_name("snakemake"))
+        start = time.perf_counter()
+        subprocess.run([snakemake, "--cores", str(args.cores), "--configfile", args.config, "--quiet"],
+                       cwd=work, env=env, check=True)
+        wall = time.perf_counter() - start
+        rules = rule_times(work)
+    busy = sum(r["total_s"] for r in rules.values())
+    for rule, stats in rules.items():
+        stats["share_of_job_time"] = stats["total_s"] / busy
+        print(f"{rule:18s} jobs {stats['jobs']:4d}  total {stats['total_s']:8.1f} s  "
+              f"median {stats['median_s']:6.1f} s  max {stats['max_s']:7.1f} s")
+    print(f"wall time {wall:.1f} s on {args.cores} cores ({busy:.1f} s of job time)")
+    save_json(args.output, {"config": args.config, "cores": args.cores, "wall_s": wall,
+                            "job_time_s": busy, "rules": rules, "provenance": provenance()})
+
+
+if __name__ == "__main__":
+    main()
