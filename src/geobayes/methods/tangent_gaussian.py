@@ -44,12 +44,7 @@ class TangentGaussian(eqx.Module):
         """
         precision = Precision(precision)
         mode = jnp.asarray(mode, dtype=jnp.float64)
-        if precision is Precision.HESSIAN:
-            matrix = -posterior.hessian(mode)
-        else:
-            matrix = posterior.fisher(mode)
-        matrix = 0.5 * (matrix + matrix.T)
-        chol = jnp.linalg.cholesky(matrix)
+        chol = _precision_cholesky(posterior, mode, precision.value)
         if not bool(jnp.all(jnp.isfinite(chol))):
             raise ValueError(
                 f"{posterior.name}: the {precision.value} precision at the mode is not positive "
@@ -71,3 +66,16 @@ class TangentGaussian(eqx.Module):
             + jnp.sum(jnp.log(jnp.diag(self.precision_cholesky)))
             - 0.5 * d * jnp.log(2.0 * jnp.pi)
         )
+
+
+@eqx.filter_jit
+def _precision_cholesky(posterior, mode: jax.Array, precision: str) -> jax.Array:
+    """Cholesky factor of the symmetrised precision at ``mode`` (NaN if not positive definite).
+
+    Compiled once: evaluated eagerly, ``jax.hessian`` dispatches thousands of small operations.
+    """
+    if precision == Precision.HESSIAN.value:
+        matrix = -posterior.hessian(mode)
+    else:
+        matrix = posterior.fisher(mode)
+    return jnp.linalg.cholesky(0.5 * (matrix + matrix.T))
