@@ -8,24 +8,14 @@ import numpy as np
 import pytest
 from scipy.stats import multivariate_normal
 
-from geobayes.dataset import Dataset
-from geobayes.families import GaussianFixedVariance
+from toy_posteriors import linear_gaussian_posterior
+
 from geobayes.methods import get_method
-from geobayes.models import GaussianPrior, LinearGaussianRegression
-from geobayes.posterior import Posterior
 
 N_SAMPLES = 20_000
 
 
-def _lingauss(seed=0, n=30, d=3):
-    rng = np.random.default_rng(seed)
-    X = rng.normal(size=(n, d))
-    y = X @ np.array([1.0, -0.5, 0.3]) + 0.7 * rng.normal(size=n)
-    model = LinearGaussianRegression(family=GaussianFixedVariance(0.5), prior=GaussianPrior(4.0))
-    return Posterior("toy-lingauss", model, Dataset(X, y))
-
-
-POSTERIOR = _lingauss()
+POSTERIOR = linear_gaussian_posterior()
 MEAN, COV = (np.asarray(a) for a in POSTERIOR.model.exact_posterior(POSTERIOR.data))
 
 

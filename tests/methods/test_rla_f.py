@@ -7,24 +7,14 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
-from geobayes.dataset import Dataset
-from geobayes.families import GaussianFixedVariance
+from toy_posteriors import linear_gaussian_posterior
+
 from geobayes.methods import get_method, summarise_draws
-from geobayes.models import GaussianPrior, LinearGaussianRegression
-from geobayes.posterior import Posterior
 
 N = 200
 
 
-def _lingauss(seed=0, n=30, d=3):
-    rng = np.random.default_rng(seed)
-    X = rng.normal(size=(n, d))
-    y = X @ np.array([1.0, -0.5, 0.3]) + 0.7 * rng.normal(size=n)
-    model = LinearGaussianRegression(family=GaussianFixedVariance(0.5), prior=GaussianPrior(4.0))
-    return Posterior("toy-lingauss", model, Dataset(X, y))
-
-
-POSTERIOR = _lingauss()
+POSTERIOR = linear_gaussian_posterior()
 MODE = POSTERIOR.model.exact_posterior(POSTERIOR.data)[0]
 
 

@@ -3,6 +3,7 @@
 
 import ast
 import csv
+import re
 from pathlib import Path
 
 REPO = Path(workflow.basedir)
@@ -17,9 +18,9 @@ def logreg_posteriors():
 
 
 def registry_files():
-    """Relative paths of every registered data file (from the packaged registry)."""
+    """Regex-escaped relative paths of every registered data file (for wildcard constraints)."""
     with open(LIBRARY / "data" / "registry.tsv") as handle:
-        return [row["file"] for row in csv.DictReader(handle, delimiter="\t")]
+        return [re.escape(row["file"]) for row in csv.DictReader(handle, delimiter="\t")]
 
 
 def _module_file(module):
