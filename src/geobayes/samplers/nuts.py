@@ -21,16 +21,12 @@ import jax.numpy as jnp
 import numpy as np
 
 from geobayes.samplers.diagnostics import summarize
-from geobayes.samplers.reference import Reference, ReferenceChecks, evaluate_checks
+from geobayes.samplers.reference import Reference, ReferenceChecks, evaluate_checks, is_integer
 
 __all__ = ["NutsConfig", "run_nuts", "INIT_JITTER_SCALE"]
 
 #: Standard deviation of the Gaussian jitter added to ``init_position`` for each chain.
 INIT_JITTER_SCALE = 0.1
-
-
-def _is_int(value: Any) -> bool:
-    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
 
 
 @dataclass(frozen=True)
@@ -73,7 +69,7 @@ class NutsConfig:
         for name, minimum in (("chains", 1), ("warmup", 0), ("samples", 1), ("thin", 1),
                               ("max_tree_depth", 1)):
             value = getattr(self, name)
-            if not _is_int(value):
+            if not is_integer(value):
                 raise ValueError(f"NutsConfig.{name} must be an integer; got {value!r}")
             if value < minimum:
                 raise ValueError(f"NutsConfig.{name} must be >= {minimum}; got {value!r}")

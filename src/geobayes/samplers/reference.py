@@ -44,7 +44,8 @@ class ReferenceCheckError(RuntimeError):
     """A reference posterior failed (or lacks) its convergence checks."""
 
 
-def _is_int(value: Any) -> bool:
+def is_integer(value: Any) -> bool:
+    """True for Python and NumPy integers, False for booleans (which subclass ``int``)."""
     return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
 
 
@@ -87,7 +88,7 @@ class ReferenceChecks:
         for name in ("min_ess_bulk", "min_ess_tail"):
             if getattr(self, name) < 0:
                 raise ValueError(f"ReferenceChecks.{name} must be >= 0; got {getattr(self, name)!r}")
-        if not _is_int(self.max_divergences) or self.max_divergences < 0:
+        if not is_integer(self.max_divergences) or self.max_divergences < 0:
             raise ValueError(
                 f"ReferenceChecks.max_divergences must be an integer >= 0; got {self.max_divergences!r}"
             )
