@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import re
 from pathlib import Path
 
 import pytest
@@ -65,7 +66,7 @@ def test_small_config_scales():
         "chains": 4, "warmup": 500, "samples": 1000, "thin": 1}
     assert quick["reference"]["checks"] == {
         "max_r_hat": 1.01, "min_ess_bulk": 400, "min_ess_tail": 400, "max_divergences": 0}
-    assert (quick["map"]["restarts"], quick["approximation"]["repetitions"], quick["approximation"]["samples"]) == (5, 2, 1000)
+    assert (quick["map"]["restarts"], quick["approximation"]["repetitions"], quick["approximation"]["samples"]) == (5, 2, 500)
     assert tiny["experiments"]["logreg"]["datasets"] == ["ripley"]
     assert tiny["experiments"]["logreg"]["inputs"] == ["standardised"]
     assert {k: tiny["reference"][k] for k in ("chains", "warmup", "samples", "thin")} == {
@@ -270,6 +271,10 @@ def test_schema_is_strict_and_documented():
     objects = dict(_object_schemas(schema))
     assert len(objects) >= 10
     for path, sub in objects.items():
+        if "propertyNames" in sub:
+            # a map keyed by validated names (posterior_overrides): its values are strict objects
+            assert sub["additionalProperties"]["additionalProperties"] is False, path
+            continue
         assert sub.get("additionalProperties") is False, path
         for name, prop in sub["properties"].items():
             assert prop.get("description"), f"{path}.{name} has no description"
@@ -309,3 +314,22 @@ def test_snakemake_validate_rejects_an_unknown_key():
     cfg["approximation"]["sampels"] = 3
     with pytest.raises(WorkflowError, match="sampels"):
         validate(cfg, str(SCHEMA_PATH))
+
+
+@pytest.mark.parametrize(
+    ("override", "expected"),
+    [
+        ({"heart_raw-logreg": {"target_acept": 0.9}}, "reference.posterior_overrides.heart_raw-logreg.target_acept"),
+        ({"Heart Raw": {"target_accept": 0.9}}, "'Heart Raw' does not match"),
+        ({"heart_raw-logreg": {"target_accept": 1.5}}, "reference.posterior_overrides.heart_raw-logreg.target_accept: 1.5"),
+    ],
+)
+def test_bad_posterior_override_names_the_key(override, expected):
+    with pytest.raises(ConfigError, match=re.escape(expected)):
+        load_config(CONFIGS["config"], {"reference": {"posterior_overrides": override}})
+
+
+def test_posterior_override_is_kept():
+    cfg = load_config(CONFIGS["config"])
+    assert cfg["reference"]["posterior_overrides"]["australian_raw-logreg"] == {"target_accept": 0.99}
+    assert cfg["reference"]["dense_mass"] is False

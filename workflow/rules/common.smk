@@ -71,6 +71,13 @@ def method_code(wildcards):
     return library_closure(f"methods.{wildcards.method}", "pipeline.posteriors")
 
 
+def reference_settings(wildcards):
+    """NUTS settings of one posterior: config `reference` with its posterior_overrides applied."""
+    settings = {k: v for k, v in config["reference"].items() if k != "posterior_overrides"}
+    settings.update(config["reference"]["posterior_overrides"].get(wildcards.posterior, {}))
+    return settings
+
+
 def maybe_protected(path):
     """Reference outputs are write-protected when reference.protect is true (paper scale)."""
     return protected(path) if config["reference"]["protect"] else path

@@ -10,7 +10,7 @@ rule reference:
         npz=maybe_protected("results/reference/{posterior}/nuts.npz"),
         json=maybe_protected("results/reference/{posterior}/nuts.json"),
     params:
-        reference=config["reference"],
+        reference=reference_settings,
         model=model_options,
         seed=config["seed"],
         device=config["device"],

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import sys
 import time
+import traceback
 from pathlib import Path
 
 from geobayes.io import provenance
@@ -19,6 +20,9 @@ def logged_to(log_path: str | Path):
         sys.stderr = handle
         try:
             yield handle
+        except BaseException:
+            traceback.print_exc(file=handle)  # the error belongs in the rule's log too
+            raise
         finally:
             sys.stderr = previous
 
