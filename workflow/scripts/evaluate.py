@@ -1,7 +1,5 @@
 """W1 between one approximation's successful samples and the (checked) NUTS reference."""
 
-import numpy as np
-
 from geobayes.io import load_json, load_npz, save_json
 from geobayes.metrics import wasserstein1
 from geobayes.pipeline.step import Stopwatch, logged_to, sidecar
