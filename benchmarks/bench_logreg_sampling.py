@@ -17,9 +17,9 @@ one process and on the same compiled code:
   in Python over ``--sequential`` samples through the same jitted function, a warm-up call, then
   ``--repeats`` passes over the same keys; median pass time / samples. The ratio
   sequential / batched says what batching buys;
-* the library's own (unjitted) ``approximation.sample(key_i, 1)`` looped over ``--api-samples``
-  samples, one pass: it draws the velocities op by op before the jitted Exp map, so this shows
-  the dispatch overhead a naive one-at-a-time caller pays.
+* the library's own ``approximation.sample(key_i, 1)`` (itself an ``eqx.filter_jit``) looped
+  over ``--api-samples`` samples, one pass: what a one-at-a-time caller of the public API pays,
+  including equinox's per-call dispatch.
 
 Reference figures (the authors' code, ``benchmarks/reference_timings.csv``) are printed beside
 ours. Speed is measured here and never asserted in tests.
@@ -101,7 +101,7 @@ def parse_args(argv=None) -> argparse.Namespace:
                         help="timed batched repeats for slow cases (default: 1, for the time budget; "
                              "the sequential baseline keeps --repeats)")
     parser.add_argument("--api-samples", type=int, default=20,
-                        help="samples (one pass) of the unjitted library call sample(key, 1), to show "
+                        help="samples (one pass) of the public library call sample(key, 1), to show "
                              "its dispatch overhead (0 = skip; default: 20)")
     parser.add_argument("--rtol", type=float, default=1e-3)
     parser.add_argument("--atol", type=float, default=1e-6)
@@ -382,8 +382,8 @@ def print_table(cases: list[dict]) -> None:
     print("  earlier case of the same shapes). T: 6 x mean Diffrax steps (failed at the cap).")
     print("waste: max(num_steps)/mean(num_steps) of the batch (lockstep cost of vmap).")
     print("seq/this: one-at-a-time ms/sample / this batched ms/sample (same process, same code).")
-    print("seq(api): the library's unjitted approximation.sample(key, 1) looped (eager velocity")
-    print("  draw + jitted Exp map), one pass: the dispatch overhead a naive caller pays.")
+    print("seq(api): the public approximation.sample(key, 1) (an eqx.filter_jit) looped, one")
+    print("  pass: what a one-at-a-time caller of the API pays, dispatch included.")
     print("ours/ref: our ms/sample / the reference's (<1 = we are faster); references are from")
     print("  other machines/precisions (see benchmarks/reference_timings.csv).")
 
