@@ -240,3 +240,19 @@ def provenance() -> dict[str, Any]:
         "jax_backend": _jax_backend(),
         "git_commit": _git_commit(),
     }
+
+
+def save_csv(frame, path: str | os.PathLike[str]) -> Path:
+    """Atomically write ``frame`` as CSV without its index."""
+    path = Path(path)
+    with atomic_path(path) as tmp:
+        frame.to_csv(tmp, index=False)
+    return path
+
+
+def save_text(path: str | os.PathLike[str], text: str) -> Path:
+    """Atomically write ``text`` (UTF-8), e.g. a LaTeX table."""
+    path = Path(path)
+    with atomic_path(path) as tmp:
+        tmp.write_text(text, encoding="utf-8")
+    return path

@@ -7,6 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from geobayes.io import save_csv
 from geobayes.report.logreg_table import (
     SUMMARY_COLUMNS,
     aggregate_logreg,
@@ -14,7 +15,6 @@ from geobayes.report.logreg_table import (
     load_summary,
     logreg_comparison,
     logreg_table_latex,
-    save_csv,
 )
 from geobayes.report.paper_values import load_paper_values
 

@@ -78,6 +78,12 @@ def reference_settings(wildcards):
     return settings
 
 
+def reference_draws():
+    """Number of NUTS reference draws kept: chains x (samples // thin)."""
+    reference = config["reference"]
+    return reference["chains"] * (reference["samples"] // reference["thin"])
+
+
 def maybe_protected(path):
     """Reference outputs are write-protected when reference.protect is true (paper scale)."""
     return protected(path) if config["reference"]["protect"] else path
@@ -93,9 +99,7 @@ def evaluations(posteriors, methods):
 
 def wasserstein_mem_mb(wildcards):
     """Memory for exact EMD: the float64 cost matrix plus the simplex's working copies."""
-    reference = config["reference"]
-    n_reference = reference["chains"] * (reference["samples"] // reference["thin"])
-    return 1000 + 5 * 8 * n_reference * config["approximation"]["samples"] // 2**20
+    return 1000 + 5 * 8 * reference_draws() * config["approximation"]["samples"] // 2**20
 
 
 wildcard_constraints:

@@ -35,8 +35,7 @@ rule table_logreg:
         scale=lambda wildcards: {
             "samples": config["approximation"]["samples"],
             "repetitions": config["approximation"]["repetitions"],
-            "reference_draws": config["reference"]["chains"]
-            * (config["reference"]["samples"] // config["reference"]["thin"]),
+            "reference_draws": reference_draws(),
         },
     log:
         "logs/report/table_logreg.log",

@@ -2,7 +2,7 @@
 
 import pandas as pd
 
-from geobayes.io import atomic_path, load_json
+from geobayes.io import load_json, save_csv
 from geobayes.pipeline.step import logged_to
 from geobayes.posterior import split_posterior_name
 
@@ -18,6 +18,5 @@ with logged_to(snakemake.log[0]) as log:  # noqa: F821
                      "method": record["method"], "seed": record["repetition"],
                      **{column: record[column] for column in COLUMNS}})
     table = pd.DataFrame(rows).sort_values(["inputs", "dataset", "method", "seed"])
-    with atomic_path(snakemake.output[0]) as tmp:  # noqa: F821
-        table.to_csv(tmp, index=False)
+    save_csv(table, snakemake.output[0])  # noqa: F821
     print(f"{len(table)} rows", file=log)

@@ -7,6 +7,7 @@ Outputs: ``tex`` and ``csv`` (our table), ``comparison_tex`` and ``comparison_cs
 
 import os
 
+from geobayes.io import save_csv, save_text
 from geobayes.pipeline.step import logged_to
 from geobayes.report.logreg_table import (
     aggregate_logreg,
@@ -14,8 +15,6 @@ from geobayes.report.logreg_table import (
     load_summary,
     logreg_comparison,
     logreg_table_latex,
-    save_csv,
-    save_text,
 )
 from geobayes.report.paper_values import load_paper_values
 

@@ -14,8 +14,6 @@ from geobayes.report.logreg_table import (
     load_summary,
     logreg_comparison,
     logreg_table_latex,
-    save_csv,
-    save_text,
 )
 from geobayes.report.paper_values import load_paper_values
 
@@ -26,6 +24,4 @@ __all__ = [
     "load_summary",
     "logreg_comparison",
     "logreg_table_latex",
-    "save_csv",
-    "save_text",
 ]

@@ -26,8 +26,6 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from geobayes.io import atomic_path
-
 __all__ = [
     "SUMMARY_COLUMNS",
     "INPUTS_ORDER",
@@ -43,8 +41,6 @@ __all__ = [
     "logreg_table_latex",
     "logreg_comparison",
     "comparison_latex",
-    "save_csv",
-    "save_text",
 ]
 
 #: Columns the tidy summary ``results/summary/logreg.csv`` must have.
@@ -569,20 +565,3 @@ def comparison_latex(
         lines += ["", "\\smallskip", "{\\footnotesize " + _failure_note(failed) + "\\par}"]
     lines.append("\\end{table}")
     return "\n".join(lines) + "\n"
-
-
-def save_csv(frame: pd.DataFrame, path: str | os.PathLike[str]) -> Path:
-    """Atomically write ``frame`` as CSV without its index (via :func:`geobayes.io.atomic_path`)."""
-    path = Path(path)
-    with atomic_path(path) as tmp:
-        frame.to_csv(tmp, index=False)
-    return path
-
-
-def save_text(path: str | os.PathLike[str], text: str) -> Path:
-    """Atomically write ``text`` (UTF-8), e.g. a LaTeX table (via :func:`geobayes.io.atomic_path`)."""
-    path = Path(path)
-    with atomic_path(path) as tmp:
-        tmp.write_text(text, encoding="utf-8")
-    return path
-
