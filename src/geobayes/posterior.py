@@ -7,9 +7,10 @@ import jax
 
 from geobayes.dataset import Dataset
 from geobayes.models.embedding_model import EmbeddingModel
+from geobayes.target import Target
 
 
-class Posterior(eqx.Module):
+class Posterior(Target):
     """A model conditioned on a data set.
 
     Parameters
@@ -40,14 +41,6 @@ class Posterior(eqx.Module):
         """``log p(y | theta) + log p(theta)``."""
         return self.model.logdensity(theta, self.data)
 
-    def grad(self, theta: jax.Array) -> jax.Array:
-        """Gradient of :meth:`logdensity`."""
-        return jax.grad(self.logdensity)(theta)
-
-    def hessian(self, theta: jax.Array) -> jax.Array:
-        """Hessian of :meth:`logdensity`, shape (D, D)."""
-        return jax.hessian(self.logdensity)(theta)
-
     def grad_and_hvp(self, theta: jax.Array, v: jax.Array) -> tuple[jax.Array, jax.Array]:
         """Gradient and Hessian-vector product ``H v``.
 
@@ -59,13 +52,17 @@ class Posterior(eqx.Module):
             return closed_form(theta, v, self.data)
         return self.autodiff_grad_and_hvp(theta, v)
 
-    def autodiff_grad_and_hvp(self, theta: jax.Array, v: jax.Array) -> tuple[jax.Array, jax.Array]:
-        """Gradient and ``H v`` by autodiff, whatever the model provides (for tests)."""
-        return jax.jvp(self.grad, (theta,), (v,))
-
     def fisher(self, theta: jax.Array) -> jax.Array:
         """Fisher metric at ``theta`` (Yu et al. 2024, Eq. (3)), shape (D, D)."""
         return self.model.fisher(theta, self.data)
+
+    def fisher_christoffel(self, theta: jax.Array, v: jax.Array) -> jax.Array:
+        """``Gamma(v, v)`` of the Fisher metric: the model's closed form (``fisher_christoffel``)
+        where it has one, otherwise the generic autodiff contraction."""
+        closed_form = getattr(self.model, "fisher_christoffel", None)
+        if closed_form is not None:
+            return closed_form(theta, v, self.data)
+        return super().fisher_christoffel(theta, v)
 
 
 def split_posterior_name(name: str) -> tuple[str, str]:

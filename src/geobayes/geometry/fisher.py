@@ -15,7 +15,8 @@ class Fisher(Metric):
     ----------
     analytic
         Use the model's closed-form Christoffel contraction (``fisher_christoffel``) where it
-        has one; otherwise, or when False, the generic autodiff contraction.
+        has one (``posterior.fisher_christoffel``); otherwise, or when False, the generic
+        autodiff contraction.
     """
 
     analytic: bool = eqx.field(default=True, static=True)
@@ -24,7 +25,6 @@ class Fisher(Metric):
         return posterior.fisher(theta)
 
     def christoffel(self, posterior, theta: jax.Array, v: jax.Array) -> jax.Array:
-        closed_form = getattr(posterior.model, "fisher_christoffel", None)
-        if self.analytic and closed_form is not None:
-            return closed_form(theta, v, posterior.data)
+        if self.analytic:
+            return posterior.fisher_christoffel(theta, v)
         return self.generic_christoffel(posterior, theta, v)
