@@ -14,8 +14,8 @@ class Bernoulli(eqx.Module):
     observed information because the logit is the canonical link (Yu et al. 2024, Supp. 14.1).
     """
 
-    def log_likelihood(self, y: jax.Array, eta: jax.Array) -> jax.Array:
-        """Sum over observations of ``y eta - log(1 + exp(eta))``.
+    def log_likelihood_terms(self, y: jax.Array, eta: jax.Array) -> jax.Array:
+        """Per-observation ``log p(y_n | eta_n) = y_n eta_n - log(1 + exp(eta_n))``, shape (N,).
 
         Parameters
         ----------
@@ -24,7 +24,11 @@ class Bernoulli(eqx.Module):
         eta
             Natural parameters (logits), shape (N,).
         """
-        return jnp.sum(y * eta - jax.nn.softplus(eta))
+        return y * eta - jax.nn.softplus(eta)
+
+    def log_likelihood(self, y: jax.Array, eta: jax.Array) -> jax.Array:
+        """Sum over observations of :meth:`log_likelihood_terms`, shape ()."""
+        return jnp.sum(self.log_likelihood_terms(y, eta))
 
     def fisher_information(self, eta: jax.Array) -> jax.Array:
         """Per-observation Fisher information ``s (1 - s)`` in ``eta``, shape (N,)."""

@@ -23,6 +23,17 @@ class GaussianFixedVariance(eqx.Module):
             2.0 * jnp.pi * self.noise_variance
         )
 
+    def log_likelihood_terms(self, y: jax.Array, mu: jax.Array) -> jax.Array:
+        """Per-observation Gaussian log densities ``log N(y_n | mu_n, noise_variance)``, shape (N,).
+
+        Their sum equals :meth:`log_likelihood` up to rounding (that one sums the squared
+        residuals first, and is kept as it was).
+        """
+        r = y - mu
+        return -0.5 * r * r / self.noise_variance - 0.5 * jnp.log(
+            2.0 * jnp.pi * self.noise_variance
+        )
+
     def fisher_information(self, mu: jax.Array) -> jax.Array:
         """Per-observation Fisher information ``1 / noise_variance``, shape (N,)."""
         return jnp.full(mu.shape, 1.0 / self.noise_variance)

@@ -32,6 +32,11 @@ class EmbeddingModel(eqx.Module):
         """``sum_n log p(y_n | h_n(theta))``."""
         return self.family.log_likelihood(data.y, self.embedding(theta, data))
 
+    def log_likelihood_terms(self, theta: jax.Array, data: Dataset) -> jax.Array:
+        """Per-observation ``log p(y_n | h_n(theta))``, shape (N,) (their sum is
+        :meth:`log_likelihood`); the empirical Fisher metric is built from their gradients."""
+        return self.family.log_likelihood_terms(data.y, self.embedding(theta, data))
+
     def logdensity(self, theta: jax.Array, data: Dataset) -> jax.Array:
         """Unnormalised log posterior ``log p(y | theta) + log p(theta)``."""
         return self.log_likelihood(theta, data) + self.prior.logdensity(theta)

@@ -1,5 +1,6 @@
-"""Optimisation: maximum a posteriori estimation with restarts."""
+"""Optimisation: maximum a posteriori estimation with restarts, Euclidean or Hausdorff."""
 
+from geobayes.optimize.anchors import ANCHOR_PRECISION, ANCHORS, anchor_objective, hausdorff_objective
 from geobayes.optimize.map_estimate import MapEstimate, find_map
 
-__all__ = ["MapEstimate", "find_map"]
+__all__ = ["ANCHORS", "ANCHOR_PRECISION", "MapEstimate", "anchor_objective", "find_map", "hausdorff_objective"]

@@ -1,4 +1,12 @@
-"""Build a posterior from its name ``<dataset>-<model>`` and a prepared data file."""
+"""Build a target from its name ``<dataset>-<model>`` and, where it has one, a prepared data file.
+
+Two kinds of target share the name convention:
+
+* posteriors = model x data (``heart_raw-logreg``, ``yu2024-banana``), built from a prepared
+  data file and the experiment's config slice;
+* closed-form targets without data (``d2-gaussian``, ``easy-squiggle``, ``neal-funnel``), whose
+  ``<dataset>`` part names the setting within the experiment's config slice.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +17,11 @@ from geobayes.dataset import Dataset
 from geobayes.models import MODELS
 from geobayes.models.gaussian_prior import GaussianPrior
 from geobayes.posterior import Posterior, split_posterior_name
+from geobayes.target import Target
+from geobayes.targets import Funnel, IsotropicGaussian, Squiggle
+
+#: Model names whose targets are closed-form (no data file; exact samples as reference).
+CLOSED_FORM_TARGETS = ("gaussian", "squiggle", "funnel")
 
 
 def build_model(model_name: str, options: dict):
@@ -17,19 +30,56 @@ def build_model(model_name: str, options: dict):
     Parameters
     ----------
     model_name
-        A key of :data:`geobayes.models.MODELS` (e.g. ``logreg``).
+        A key of :data:`geobayes.models.MODELS` (e.g. ``logreg``, ``banana``).
     options
         The experiment's config slice (e.g. ``experiments.logreg``); ``prior_variance`` sets
-        the Gaussian prior.
+        the Gaussian prior, ``noise_std`` the banana's observation noise.
     """
     if model_name not in MODELS:
         raise KeyError(f"unknown model {model_name!r}; known: {', '.join(sorted(MODELS))}")
     prior = GaussianPrior(variance=float(options.get("prior_variance", 100.0)))
+    if model_name == "banana":
+        return MODELS[model_name](prior=prior, noise_variance=float(options["noise_std"]) ** 2)
     return MODELS[model_name](prior=prior)
 
 
-def build_posterior(name: str, data_path: str | os.PathLike[str], options: dict) -> Posterior:
-    """Posterior ``name`` = model x the prepared data set stored at ``data_path``."""
+def build_closed_form_target(name: str, options: dict) -> Target:
+    """The closed-form target ``name`` of an experiment (Yu et al. 2024, Secs. 2.1-2.4 of the notes).
+
+    ``d<D>-gaussian`` is N(0, I_D); ``<setting>-squiggle`` takes the variances
+    ``options['variances'][setting]`` and ``options['a']``; ``<anything>-funnel`` takes
+    ``options['sigma']``.
+
+    Raises
+    ------
+    ValueError
+        If the name does not match a configured setting (naming the config key).
+    """
+    setting, model = split_posterior_name(name)
+    if model == "gaussian":
+        if not (setting.startswith("d") and setting[1:].isdigit() and int(setting[1:]) >= 1):
+            raise ValueError(f"{name}: a Gaussian target is named d<D>-gaussian with D >= 1")
+        return IsotropicGaussian(name=name, dim=int(setting[1:]))
+    if model == "squiggle":
+        variances = options["variances"]
+        if setting not in variances:
+            raise ValueError(f"{name}: experiments.squiggle.variances has no {setting!r}; "
+                             f"configured: {sorted(variances)}")
+        return Squiggle(name=name, a=float(options["a"]), variances=tuple(float(s) for s in variances[setting]))
+    if model == "funnel":
+        return Funnel(name=name, sigma=float(options["sigma"]))
+    raise ValueError(f"{name}: {model!r} is not a closed-form target ({', '.join(CLOSED_FORM_TARGETS)})")
+
+
+def build_posterior(name: str, data_path: str | os.PathLike[str] | None, options: dict) -> Target:
+    """Target ``name``: model x the prepared data set at ``data_path``, or a closed-form target.
+
+    ``data_path`` is ignored (and may be None) for the closed-form targets.
+    """
     _, model_name = split_posterior_name(name)
+    if model_name in CLOSED_FORM_TARGETS:
+        return build_closed_form_target(name, options)
+    if data_path is None:
+        raise ValueError(f"{name}: the {model_name!r} model needs a prepared data file")
     prepared = load_prepared(data_path)
     return Posterior(name, build_model(model_name, options), Dataset(prepared.X, prepared.y))

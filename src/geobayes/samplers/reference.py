@@ -34,6 +34,8 @@ __all__ = [
     "ReferenceCheckError",
     "evaluate_checks",
     "describe_failures",
+    "EXACT_CHECK",
+    "exact_reference",
     "save_reference",
     "load_reference",
     "require_passing",
@@ -235,6 +237,26 @@ class Reference:
         }
 
 
+#: The single check of an exact reference: its draws are i.i.d. from the target itself.
+EXACT_CHECK = "exact_iid_draws"
+
+
+def exact_reference(draws: np.ndarray, *, seed: int | None, key_data: list[int],
+                    method_args: dict[str, Any]) -> Reference:
+    """A reference of exact i.i.d. draws (Yu et al. 2024 use 20,000 exact draws for the
+    Gaussian, squiggle and funnel targets instead of NUTS).
+
+    There are no MCMC diagnostics to check; the record carries the one check
+    :data:`EXACT_CHECK` so that :func:`require_passing` accepts it explicitly.
+    """
+    draws = np.asarray(draws, dtype=np.float64)
+    if draws.ndim != 2 or not np.all(np.isfinite(draws)):
+        raise ValueError(f"exact reference draws must be a finite (n, dim) array; got shape {draws.shape}")
+    return Reference(draws=draws, chain_index=np.zeros(draws.shape[0], dtype=np.int64), diagnostics={},
+                     checks={EXACT_CHECK: True}, thresholds={}, method="exact", method_args=method_args,
+                     seed=seed, key_data=list(key_data))
+
+
 def save_reference(
     npz_path: str | os.PathLike[str],
     json_path: str | os.PathLike[str],
@@ -346,6 +368,11 @@ def require_passing(reference_json: dict[str, Any], path: str | os.PathLike[str]
     recorded = reference_json["checks"]
     if not recorded:
         raise ReferenceCheckError(f"reference {where} cannot be trusted: no checks recorded")
+    if reference_json.get("method") == "exact":
+        if recorded != {EXACT_CHECK: True}:
+            raise ReferenceCheckError(f"exact reference {where} records checks {recorded}, "
+                                      f"expected {{{EXACT_CHECK!r}: True}}")
+        return
     try:
         thresholds = ReferenceChecks(**reference_json["thresholds"])
         details = _check_details(reference_json["diagnostics"], thresholds)
