@@ -22,13 +22,11 @@ include: "workflow/rules/map.smk"
 include: "workflow/rules/reference.smk"
 include: "workflow/rules/approximate.smk"
 include: "workflow/rules/evaluate.smk"
+include: "workflow/rules/timing.smk"
 include: "workflow/rules/report.smk"
 
 
 rule all:
     default_target: True
     input:
-        "tables/logreg.tex",
-        "tables/logreg_vs_paper.tex",
-        "figures/logreg.pdf",
-        "figures/logreg.png",
+        final_targets(),

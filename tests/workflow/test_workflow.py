@@ -42,21 +42,43 @@ def test_lint_is_clean():
     assert "Congratulations" in result.stdout + result.stderr
 
 
+def expected_runs(config: dict) -> int:
+    """Approximation runs of a config: posterior x anchor x method x repetition, every experiment."""
+    experiments, reps = config["experiments"], config["approximation"]["repetitions"]
+    logreg = experiments["logreg"]
+    n_logreg = len(logreg["datasets"]) * len(logreg["inputs"])
+    n_empirical_fisher = len(logreg["empirical_fisher_datasets"]) * len(logreg["inputs"])
+    posteriors = {"gaussian": len(experiments["gaussian"]["dims"]),
+                  "squiggle": len(experiments["squiggle"]["settings"]), "funnel": 1, "banana": 1}
+    runs = (n_logreg * len(logreg["methods"]) + n_empirical_fisher) * len(logreg["anchors"])
+    for name, count in posteriors.items():
+        runs += count * len(experiments[name]["anchors"]) * len(experiments[name]["methods"])
+    return runs * reps
+
+
 def test_paper_scale_dag_has_every_job():
-    """Dry-run of config/config.yaml: the whole Table 2 experiment at paper scale."""
+    """Dry-run of config/config.yaml: every experiment of Yu et al. (2024) at paper scale."""
     config = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
     logreg = config["experiments"]["logreg"]
-    n_posteriors = len(logreg["datasets"]) * len(logreg["inputs"])
-    n_runs = n_posteriors * len(logreg["methods"]) * config["approximation"]["repetitions"]
+    n_logreg = len(logreg["datasets"]) * len(logreg["inputs"])
     result = run_snakemake("-n", "--directory", str(REPO / ".snakemake-dryrun"), "-s", str(REPO / "Snakefile"))
     shutil.rmtree(REPO / ".snakemake-dryrun", ignore_errors=True)
     assert result.returncode == 0, result.stderr
     counts = job_counts(result.stdout)
     assert counts["download"] == len(logreg["datasets"])
-    assert counts["prepare_logreg"] == counts["map"] == counts["reference"] == n_posteriors
-    assert counts["approximate"] == counts["evaluate"] == n_runs == 150
-    for rule in ("summarise_logreg", "table_logreg", "figure_logreg", "all"):
-        assert counts[rule] == 1
+    assert counts["prepare_logreg"] == n_logreg
+    # NUTS for the logistic regressions and the banana; exact draws for the closed-form targets.
+    assert counts["reference"] == n_logreg + 1
+    assert counts["exact_reference"] == 10 + 2 + 1
+    # Euclidean MAPs everywhere except squiggle and funnel; the banana also gets its Hausdorff MAP.
+    assert counts["map"] == n_logreg + 10 + 2 + 1 + 2
+    assert counts["approximate"] == counts["evaluate"] == expected_runs(config) == 540
+    assert counts["time_sampling"] == 5 * 2 * 3
+    assert counts["summarise"] == 5
+    assert counts["figure_target_samples"] == 4  # squiggle easy + difficult, funnel, banana
+    for rule in ("table_logreg", "table_empirical_fisher", "figure_logreg", "table_timing", "table_banana",
+                 "figure_gaussian", "figure_banana", "reproduction_report", "all"):
+        assert counts[rule] == 1, rule
 
 
 def test_bad_config_value_is_an_error_naming_the_key(tmp_path):
@@ -85,10 +107,15 @@ def tiny_run(tmp_path_factory):
 
 def test_tiny_run_produces_tables_and_figure(tiny_run):
     for name in ("tables/logreg.tex", "tables/logreg.csv", "tables/logreg_vs_paper.tex",
-                 "tables/logreg_vs_paper.csv", "figures/logreg.pdf", "figures/logreg.png"):
+                 "tables/logreg_vs_paper.csv", "figures/logreg.pdf", "figures/logreg.png",
+                 "tables/empirical_fisher.tex", "tables/timing.tex", "tables/banana.tex",
+                 "figures/gaussian_2d.pdf", "figures/gaussian_bias_vs_dimension.pdf",
+                 "figures/samples_easy-squiggle.pdf", "figures/samples_neal-funnel.pdf",
+                 "figures/samples_yu2024-banana.pdf", "figures/banana_metric.pdf",
+                 "figures/banana_map_anchors.pdf", "reports/yu2024_reproduction.md"):
         assert (tiny_run / name).stat().st_size > 0, name
     summary = pd.read_csv(tiny_run / "results/summary/logreg.csv")
-    assert sorted(summary["method"]) == ["ela", "rla_b", "rla_f"]
+    assert sorted(summary["method"]) == ["ela", "rla_b", "rla_blog", "rla_ef", "rla_f"]
     assert np.isfinite(summary["wasserstein1"]).all() and (summary["wasserstein1"] > 0).all()
     assert (summary["n_failed"] == 0).all()
     assert "Ripl" in (tiny_run / "tables/logreg.tex").read_text()
@@ -97,11 +124,24 @@ def test_tiny_run_produces_tables_and_figure(tiny_run):
 def test_tiny_run_records_sidecars_and_checks(tiny_run):
     reference = load_json(tiny_run / "results/reference/ripley_standardised-logreg/nuts.json")
     assert all(reference["checks"].values())
-    sidecar = load_json(tiny_run / "results/approximation/ripley_standardised-logreg/rla_f/seed0/samples.json")
+    sidecar = load_json(tiny_run / "results/approximation/ripley_standardised-logreg/euclidean/rla_f/seed0/samples.json")
     assert sidecar["device"] == "cpu"
     assert sidecar["provenance"]["packages"]["jax"]
     assert sidecar["result_codes"] == {"0": sidecar["n_samples"]}
     assert sidecar["config"]["approximation"]["ode"]["max_steps"] == 4096
+
+
+def test_tiny_run_banana_anchors_and_exact_references(tiny_run):
+    euclidean = load_json(tiny_run / "results/map/yu2024-banana/euclidean.json")
+    hausdorff = np.load(tiny_run / "results/map/yu2024-banana/hausdorff.npz")["position"]
+    assert euclidean["converged"]
+    assert abs(hausdorff[1]) < 1e-4  # the Hausdorff MAP lies on the symmetry axis theta_2 = 0
+    exact = load_json(tiny_run / "results/reference/easy-squiggle/exact.json")
+    assert exact["method"] == "exact" and exact["passed"]
+    banana = pd.read_csv(tiny_run / "results/summary/banana.csv")
+    assert set(banana["anchor"]) == {"euclidean", "hausdorff"}
+    gaussian = pd.read_csv(tiny_run / "results/summary/gaussian.csv")
+    assert np.isfinite(gaussian["wasserstein1_first"]).all()
 
 
 def test_rerun_after_editing_one_method_touches_only_its_jobs(tiny_run):
@@ -111,7 +151,10 @@ def test_rerun_after_editing_one_method_touches_only_its_jobs(tiny_run):
     module.write_text(module.read_text() + "\n")
     result = run_snakemake("-n", "--configfile", "config/tiny.yaml", cwd=tiny_run)
     counts = job_counts(result.stdout)
-    assert counts == {"approximate": 1, "evaluate": 1, "summarise_logreg": 1, "table_logreg": 1,
-                      "figure_logreg": 1, "all": 1, "total": 6}
-    assert "output: results/approximation/ripley_standardised-logreg/rla_b/seed0/samples.npz" in result.stdout
-    assert "output: results/approximation/ripley_standardised-logreg/rla_f" not in result.stdout
+    # RLA-B runs: Gaussian d1 and d2, easy squiggle, funnel, banana at both anchors, Ripley.
+    assert counts["approximate"] == counts["evaluate"] == 7
+    assert counts["time_sampling"] == 1
+    approximations = re.findall(r"output: (results/approximation/\S+)", result.stdout)
+    assert approximations and all("/rla_b/" in path for path in approximations), approximations
+    assert "map" not in counts and "reference" not in counts and "exact_reference" not in counts
+    assert "figure_banana" not in counts  # it shows RLA-F only

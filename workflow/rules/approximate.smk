@@ -1,23 +1,23 @@
-# Approximations: one job per posterior x method x repetition, batched over samples.
-
-
+# Approximations: one job per posterior x anchor x method x repetition, batched over samples.
+# The anchor fixes the tangent precision: Hessian at the Euclidean MAP, Fisher at the
+# Hausdorff MAP (Yu et al. 2024, Sec. 4.3.1).
 rule approximate:
     input:
         data=prepared_data,
-        map="results/map/{posterior}/map.npz",
+        map="results/map/{posterior}/{anchor}.npz",
         code=method_code,
     output:
-        npz="results/approximation/{posterior}/{method}/seed{seed}/samples.npz",
-        json="results/approximation/{posterior}/{method}/seed{seed}/samples.json",
+        npz="results/approximation/{posterior}/{anchor}/{method}/seed{seed}/samples.npz",
+        json="results/approximation/{posterior}/{anchor}/{method}/seed{seed}/samples.json",
     params:
         approximation=config["approximation"],
         model=model_options,
         seed=config["seed"],
         device=config["device"],
     log:
-        "logs/approximation/{posterior}/{method}/seed{seed}.log",
+        "logs/approximation/{posterior}/{anchor}/{method}/seed{seed}.log",
     benchmark:
-        "logs/benchmarks/approximation/{posterior}/{method}/seed{seed}.tsv"
+        "logs/benchmarks/approximation/{posterior}/{anchor}/{method}/seed{seed}.tsv"
     resources:
         mem_mb=4000,
         runtime=120,

@@ -8,13 +8,70 @@ from pathlib import Path
 
 REPO = Path(workflow.basedir)
 LIBRARY = REPO / "src" / "geobayes"
-LOGREG = config["experiments"]["logreg"]
+EXPERIMENTS = config["experiments"]
+LOGREG = EXPERIMENTS["logreg"]
+TIMING = config["timing"]
 ENV = "../envs/geobayes.yaml"
+# Models whose targets are closed-form: no data file, exact i.i.d. draws as the reference
+# (mirrors geobayes.pipeline.posteriors.CLOSED_FORM_TARGETS; a test keeps them equal).
+CLOSED_FORM_MODELS = ("gaussian", "squiggle", "funnel")
 
 
-def logreg_posteriors():
+def logreg_posteriors(datasets=None, inputs=None):
     """Posterior names <dataset>_<inputs>-logreg of the configured logistic regressions."""
-    return [f"{d}_{i}-logreg" for i in LOGREG["inputs"] for d in LOGREG["datasets"]]
+    datasets = LOGREG["datasets"] if datasets is None else datasets
+    inputs = LOGREG["inputs"] if inputs is None else inputs
+    return [f"{d}_{i}-logreg" for i in inputs for d in datasets]
+
+
+def experiment_posteriors(experiment):
+    """Posterior names of one experiment (the model part of a name is its experiment)."""
+    options = EXPERIMENTS[experiment]
+    if experiment == "logreg":
+        return logreg_posteriors()
+    if experiment == "gaussian":
+        return [f"d{dim}-gaussian" for dim in options["dims"]]
+    if experiment == "squiggle":
+        return [f"{setting}-squiggle" for setting in options["settings"]]
+    if experiment == "funnel":
+        return ["neal-funnel"]
+    if experiment == "banana":
+        return ["yu2024-banana"]
+    raise ValueError(f"unknown experiment {experiment!r}")
+
+
+def experiment_of(posterior):
+    """Experiment (= model part) of a posterior name."""
+    return posterior.split("-")[1]
+
+
+def posterior_methods(posterior):
+    """Methods run on one posterior: its experiment's methods, plus rla_ef on the logistic
+    regressions of experiments.logreg.empirical_fisher_datasets (Yu et al. 2024, Table 6)."""
+    experiment = experiment_of(posterior)
+    methods = list(EXPERIMENTS[experiment]["methods"])
+    if experiment == "logreg" and posterior.split("_")[0] in LOGREG["empirical_fisher_datasets"]:
+        methods += [m for m in ["rla_ef"] if m not in methods]
+    return methods
+
+
+def all_methods():
+    """Every method name used anywhere in the configuration (for wildcard constraints)."""
+    names = {m for options in EXPERIMENTS.values() for m in options["methods"]} | set(TIMING["methods"])
+    if LOGREG["empirical_fisher_datasets"]:
+        names.add("rla_ef")
+    return sorted(names)
+
+
+def reference_kind(posterior):
+    """"exact" for the closed-form targets, "nuts" for posteriors with data."""
+    return "exact" if experiment_of(posterior) in CLOSED_FORM_MODELS else "nuts"
+
+
+def reference_files(wildcards):
+    """The reference draws and record of a posterior (exact or NUTS)."""
+    stem = f"results/reference/{wildcards.posterior}/{reference_kind(wildcards.posterior)}"
+    return {"reference_npz": f"{stem}.npz", "reference_json": f"{stem}.json"}
 
 
 def registry_files():
@@ -56,8 +113,10 @@ def library_closure(*roots):
 
 
 def prepared_data(wildcards):
-    """Prepared data file of a posterior <dataset>-<model>."""
+    """Prepared data file of a posterior <dataset>-<model> (none for closed-form targets)."""
     dataset, model = wildcards.posterior.split("-")
+    if model in CLOSED_FORM_MODELS:
+        return []
     return f"data/prepared/{model}/{dataset}.npz"
 
 
@@ -89,21 +148,42 @@ def maybe_protected(path):
     return protected(path) if config["reference"]["protect"] else path
 
 
-def evaluations(posteriors, methods):
-    """Evaluation files of every posterior x method x repetition."""
-    return expand(
-        "results/evaluation/{posterior}/{method}/seed{seed}/metrics.json",
-        posterior=posteriors, method=methods, seed=range(config["approximation"]["repetitions"]),
-    )
+def experiment_evaluations(experiment, methods=None):
+    """Evaluation files of one experiment: posterior x anchor x method x repetition.
+
+    ``methods`` restricts the methods (default: every method run on each posterior)."""
+    files = []
+    for posterior in experiment_posteriors(experiment):
+        chosen = [m for m in posterior_methods(posterior) if methods is None or m in methods]
+        files += expand(
+            "results/evaluation/{posterior}/{anchor}/{method}/seed{seed}/metrics.json",
+            posterior=posterior, anchor=EXPERIMENTS[experiment]["anchors"], method=chosen,
+            seed=range(config["approximation"]["repetitions"]),
+        )
+    return files
+
+
+def summary_inputs(wildcards):
+    """Evaluation files collected by the summary of experiment {experiment}."""
+    return experiment_evaluations(wildcards.experiment)
+
+
+def reference_size(posterior):
+    """Number of reference draws of a posterior (NUTS draws or exact draws)."""
+    if reference_kind(posterior) == "exact":
+        return config["reference"]["exact_draws"]
+    return reference_draws()
 
 
 def wasserstein_mem_mb(wildcards):
     """Memory for exact EMD: the float64 cost matrix plus the simplex's working copies."""
-    return 1000 + 5 * 8 * reference_draws() * config["approximation"]["samples"] // 2**20
+    return 1000 + 5 * 8 * reference_size(wildcards.posterior) * config["approximation"]["samples"] // 2**20
 
 
 wildcard_constraints:
     posterior=r"[a-z0-9_]+-[a-z0-9_]+",
-    method="|".join(LOGREG["methods"]),
+    method="|".join(all_methods()),
+    anchor="euclidean|hausdorff",
+    experiment="|".join(EXPERIMENTS),
     seed=r"\d+",
     inputs="standardised|raw",

@@ -43,3 +43,25 @@ rule prepare_logreg:
         ENV
     script:
         "../scripts/prepare_logreg.py"
+
+
+# Banana data (Yu et al. 2024, Sec. 5.2), generated exactly as the paper's code does.
+rule prepare_banana:
+    input:
+        code=library_closure("data.banana", "data.logreg"),
+    output:
+        "data/prepared/banana/yu2024.npz",
+    params:
+        banana=EXPERIMENTS["banana"],
+    log:
+        "logs/prepare/banana/yu2024.log",
+    benchmark:
+        "logs/benchmarks/prepare/banana/yu2024.tsv"
+    resources:
+        mem_mb=500,
+        runtime=5,
+    threads: 1
+    conda:
+        ENV
+    script:
+        "../scripts/prepare_banana.py"

@@ -1,21 +1,20 @@
-# Evaluation: exact W1 (POT emd2) against a reference that passed its checks.
-
-
+# Evaluation: exact W1 (POT emd2) and/or the 1-D W1 of the first coordinate against a
+# reference that passed its checks (NUTS) or is exact.
 rule evaluate:
     input:
-        samples_npz="results/approximation/{posterior}/{method}/seed{seed}/samples.npz",
-        samples_json="results/approximation/{posterior}/{method}/seed{seed}/samples.json",
-        reference_npz="results/reference/{posterior}/nuts.npz",
-        reference_json="results/reference/{posterior}/nuts.json",
+        unpack(reference_files),
+        samples_npz="results/approximation/{posterior}/{anchor}/{method}/seed{seed}/samples.npz",
+        samples_json="results/approximation/{posterior}/{anchor}/{method}/seed{seed}/samples.json",
         code=library_closure("metrics.wasserstein", "samplers.reference"),
     output:
-        "results/evaluation/{posterior}/{method}/seed{seed}/metrics.json",
+        "results/evaluation/{posterior}/{anchor}/{method}/seed{seed}/metrics.json",
     params:
         wasserstein=config["evaluation"]["wasserstein"],
+        distances=lambda wildcards: EXPERIMENTS[experiment_of(wildcards.posterior)]["wasserstein"],
     log:
-        "logs/evaluation/{posterior}/{method}/seed{seed}.log",
+        "logs/evaluation/{posterior}/{anchor}/{method}/seed{seed}.log",
     benchmark:
-        "logs/benchmarks/evaluation/{posterior}/{method}/seed{seed}.tsv"
+        "logs/benchmarks/evaluation/{posterior}/{anchor}/{method}/seed{seed}.tsv"
     resources:
         mem_mb=wasserstein_mem_mb,
         runtime=120,

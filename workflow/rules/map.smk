@@ -1,22 +1,21 @@
-# MAP: BFGS from random restarts (Yu et al. 2024: 20 restarts, best log posterior).
-
-
+# MAP: BFGS from random restarts (Yu et al. 2024: 20 restarts, best objective). The anchor is
+# the Euclidean MAP (log posterior) or the Hausdorff MAP (log posterior - 1/2 log det Fisher).
 rule map:
     input:
         data=prepared_data,
-        code=library_closure("optimize.map_estimate", "pipeline.posteriors"),
+        code=library_closure("optimize.map_estimate", "optimize.anchors", "pipeline.posteriors"),
     output:
-        npz="results/map/{posterior}/map.npz",
-        json="results/map/{posterior}/map.json",
+        npz="results/map/{posterior}/{anchor}.npz",
+        json="results/map/{posterior}/{anchor}.json",
     params:
         map=config["map"],
         model=model_options,
         seed=config["seed"],
         device=config["device"],
     log:
-        "logs/map/{posterior}.log",
+        "logs/map/{posterior}/{anchor}.log",
     benchmark:
-        "logs/benchmarks/map/{posterior}.tsv"
+        "logs/benchmarks/map/{posterior}/{anchor}.tsv"
     resources:
         mem_mb=2000,
         runtime=30,

@@ -1,10 +1,9 @@
-# Reference posterior by NUTS with posteriordb acceptance checks (paper: Stan; here NumPyro).
-
-
+# Reference posterior by NUTS with posteriordb acceptance checks (paper: Stan; here NumPyro),
+# started at the Euclidean MAP.
 rule reference:
     input:
         data=prepared_data,
-        map="results/map/{posterior}/map.npz",
+        map="results/map/{posterior}/euclidean.npz",
         code=library_closure("samplers.nuts", "samplers.reference", "pipeline.posteriors"),
     output:
         npz=maybe_protected("results/reference/{posterior}/nuts.npz"),
@@ -26,3 +25,28 @@ rule reference:
         ENV
     script:
         "../scripts/reference.py"
+
+
+# Exact i.i.d. draws of a closed-form target (Yu et al. 2024: Gaussian, squiggle, funnel).
+rule exact_reference:
+    input:
+        code=library_closure("targets", "samplers.reference", "pipeline.posteriors"),
+    output:
+        npz="results/reference/{posterior}/exact.npz",
+        json="results/reference/{posterior}/exact.json",
+    params:
+        draws=config["reference"]["exact_draws"],
+        model=model_options,
+        seed=config["seed"],
+    log:
+        "logs/reference/{posterior}.exact.log",
+    benchmark:
+        "logs/benchmarks/reference/{posterior}.exact.tsv"
+    resources:
+        mem_mb=1000,
+        runtime=10,
+    threads: 1
+    conda:
+        ENV
+    script:
+        "../scripts/exact_reference.py"

@@ -1,15 +1,31 @@
-# Tables and figures of the logistic-regression experiment (Yu et al. 2024, Table 2).
+# Summaries, tables, figures and the reproduction report of Yu et al. (2024).
+PAPER_VALUES = REPO / "workflow" / "resources" / "paper_values"
 
 
-rule summarise_logreg:
+def scale():
+    """Run scale quoted in table captions and the reproduction report."""
+    return {
+        "samples": config["approximation"]["samples"],
+        "repetitions": config["approximation"]["repetitions"],
+        "reference_draws": reference_draws(),
+    }
+
+
+def first_seed_samples(posterior, anchors, methods):
+    """Repetition-0 samples of a posterior for each anchor x method (figure inputs)."""
+    return expand("results/approximation/{posterior}/{anchor}/{method}/seed0/samples.npz",
+                  posterior=posterior, anchor=anchors, method=methods)
+
+
+rule summarise:
     input:
-        evaluations=evaluations(logreg_posteriors(), LOGREG["methods"]),
+        evaluations=summary_inputs,
     output:
-        "results/summary/logreg.csv",
+        "results/summary/{experiment}.csv",
     log:
-        "logs/report/summarise_logreg.log",
+        "logs/report/summarise_{experiment}.log",
     benchmark:
-        "logs/benchmarks/report/summarise_logreg.tsv"
+        "logs/benchmarks/report/summarise_{experiment}.tsv"
     resources:
         mem_mb=500,
         runtime=5,
@@ -17,13 +33,14 @@ rule summarise_logreg:
     conda:
         ENV
     script:
-        "../scripts/summarise_logreg.py"
+        "../scripts/summarise.py"
 
 
+# Table 2 (logistic regression) and Table 6 (empirical Fisher) share one script.
 rule table_logreg:
     input:
         summary="results/summary/logreg.csv",
-        paper=str(REPO / "workflow/resources/paper_values/yu2024_table2.csv"),
+        paper=str(PAPER_VALUES / "yu2024_table2.csv"),
         code=library_closure("report.logreg_table", "report.paper_values"),
     output:
         tex="tables/logreg.tex",
@@ -32,11 +49,8 @@ rule table_logreg:
         comparison_csv="tables/logreg_vs_paper.csv",
     params:
         methods=LOGREG["methods"],
-        scale=lambda wildcards: {
-            "samples": config["approximation"]["samples"],
-            "repetitions": config["approximation"]["repetitions"],
-            "reference_draws": reference_draws(),
-        },
+        anchor=LOGREG["anchors"][0],
+        scale=lambda wildcards: scale(),
     log:
         "logs/report/table_logreg.log",
     benchmark:
@@ -51,16 +65,45 @@ rule table_logreg:
         "../scripts/table_logreg.py"
 
 
+rule table_empirical_fisher:
+    input:
+        summary="results/summary/logreg.csv",
+        paper=str(PAPER_VALUES / "yu2024_table6.csv"),
+        code=library_closure("report.logreg_table", "report.paper_values"),
+    output:
+        tex="tables/empirical_fisher.tex",
+        csv="tables/empirical_fisher.csv",
+        comparison_tex="tables/empirical_fisher_vs_paper.tex",
+        comparison_csv="tables/empirical_fisher_vs_paper.csv",
+    params:
+        methods=["rla_ef"],
+        anchor=LOGREG["anchors"][0],
+        scale=lambda wildcards: scale(),
+    log:
+        "logs/report/table_empirical_fisher.log",
+    benchmark:
+        "logs/benchmarks/report/table_empirical_fisher.tsv"
+    resources:
+        mem_mb=500,
+        runtime=5,
+    threads: 1
+    conda:
+        ENV
+    script:
+        "../scripts/table_logreg.py"
+
+
 rule figure_logreg:
     input:
         summary="results/summary/logreg.csv",
-        paper=str(REPO / "workflow/resources/paper_values/yu2024_table2.csv"),
+        paper=str(PAPER_VALUES / "yu2024_table2.csv"),
         code=library_closure("report.figures", "report.logreg_table", "report.paper_values"),
     output:
         pdf=report("figures/logreg.pdf", caption="../report/logreg.rst", category="Logistic regression"),
         png="figures/logreg.png",
     params:
         methods=LOGREG["methods"],
+        anchor=LOGREG["anchors"][0],
     log:
         "logs/report/figure_logreg.log",
     benchmark:
@@ -73,3 +116,193 @@ rule figure_logreg:
         ENV
     script:
         "../scripts/figure_logreg.py"
+
+
+rule table_timing:
+    input:
+        timings=timing_files(),
+        paper=str(PAPER_VALUES / "yu2024_table4.csv"),
+        code=library_closure("report.timing_table", "report.paper_values"),
+    output:
+        tex="tables/timing.tex",
+        csv="tables/timing.csv",
+    log:
+        "logs/report/table_timing.log",
+    benchmark:
+        "logs/benchmarks/report/table_timing.tsv"
+    resources:
+        mem_mb=500,
+        runtime=5,
+    threads: 1
+    conda:
+        ENV
+    script:
+        "../scripts/table_timing.py"
+
+
+rule table_banana:
+    input:
+        summary="results/summary/banana.csv",
+        paper=str(PAPER_VALUES / "yu2024_table1.csv"),
+        code=library_closure("report.banana_table", "report.paper_values"),
+    output:
+        tex="tables/banana.tex",
+        csv="tables/banana.csv",
+    params:
+        methods=EXPERIMENTS["banana"]["methods"],
+        scale=lambda wildcards: scale(),
+    log:
+        "logs/report/table_banana.log",
+    benchmark:
+        "logs/benchmarks/report/table_banana.tsv"
+    resources:
+        mem_mb=500,
+        runtime=5,
+    threads: 1
+    conda:
+        ENV
+    script:
+        "../scripts/table_banana.py"
+
+
+rule figure_gaussian:
+    input:
+        summary="results/summary/gaussian.csv",
+        samples=lambda wildcards: first_seed_samples("d2-gaussian", EXPERIMENTS["gaussian"]["anchors"][:1],
+                                                     ["ela", "rla_b"]),
+        code=library_closure("report.gaussian_figures", "report.figures"),
+    output:
+        marginals_pdf="figures/gaussian_2d.pdf",
+        marginals_png="figures/gaussian_2d.png",
+        bias_pdf="figures/gaussian_bias_vs_dimension.pdf",
+        bias_png="figures/gaussian_bias_vs_dimension.png",
+    log:
+        "logs/report/figure_gaussian.log",
+    benchmark:
+        "logs/benchmarks/report/figure_gaussian.tsv"
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    threads: 1
+    conda:
+        ENV
+    script:
+        "../scripts/figure_gaussian.py"
+
+
+rule figure_target_samples:
+    input:
+        data=prepared_data,
+        summary=lambda wildcards: f"results/summary/{experiment_of(wildcards.posterior)}.csv",
+        samples=lambda wildcards: first_seed_samples(
+            wildcards.posterior, EXPERIMENTS[experiment_of(wildcards.posterior)]["anchors"],
+            posterior_methods(wildcards.posterior)),
+        code=library_closure("report.sample_panels", "report.density_grid", "report.figures",
+                             "pipeline.posteriors"),
+    output:
+        pdf="figures/samples_{posterior}.pdf",
+        png="figures/samples_{posterior}.png",
+    params:
+        model=model_options,
+        anchors=lambda wildcards: EXPERIMENTS[experiment_of(wildcards.posterior)]["anchors"],
+        methods=lambda wildcards: posterior_methods(wildcards.posterior),
+    log:
+        "logs/report/figure_samples_{posterior}.log",
+    benchmark:
+        "logs/benchmarks/report/figure_samples_{posterior}.tsv"
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    threads: 1
+    conda:
+        ENV
+    script:
+        "../scripts/figure_target_samples.py"
+
+
+rule figure_banana:
+    input:
+        data="data/prepared/banana/yu2024.npz",
+        euclidean_map="results/map/yu2024-banana/euclidean.npz",
+        hausdorff_map="results/map/yu2024-banana/hausdorff.npz",
+        euclidean_samples="results/approximation/yu2024-banana/euclidean/rla_f/seed0/samples.npz",
+        hausdorff_samples="results/approximation/yu2024-banana/hausdorff/rla_f/seed0/samples.npz",
+        code=library_closure("report.banana_figures", "report.figures", "pipeline.posteriors",
+                             "methods.rla_f"),
+    output:
+        metric_pdf="figures/banana_metric.pdf",
+        metric_png="figures/banana_metric.png",
+        anchors_pdf="figures/banana_map_anchors.pdf",
+        anchors_png="figures/banana_map_anchors.png",
+    params:
+        model=EXPERIMENTS["banana"],
+        approximation=config["approximation"],
+        seed=config["seed"],
+    log:
+        "logs/report/figure_banana.log",
+    benchmark:
+        "logs/benchmarks/report/figure_banana.tsv"
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    threads: 1
+    conda:
+        ENV
+    script:
+        "../scripts/figure_banana.py"
+
+
+def reproduction_inputs(wildcards):
+    """Everything the reproduction report of Yu et al. (2024) tabulates."""
+    inputs = {
+        "logreg_summary": "results/summary/logreg.csv",
+        "logreg_paper": str(PAPER_VALUES / "yu2024_table2.csv"),
+        "banana_summary": "results/summary/banana.csv",
+        "banana_paper": str(PAPER_VALUES / "yu2024_table1.csv"),
+        "timing": "tables/timing.csv",
+        "timing_paper": str(PAPER_VALUES / "yu2024_table4.csv"),
+        "squiggle_summary": "results/summary/squiggle.csv",
+        "squiggle_paper": str(PAPER_VALUES / "yu2024_squiggle_evaluations.csv"),
+        "deviations": str(REPO / "workflow" / "resources" / "yu2024_deviations.md"),
+    }
+    if LOGREG["empirical_fisher_datasets"]:
+        inputs["empirical_fisher_paper"] = str(PAPER_VALUES / "yu2024_table6.csv")
+    return inputs
+
+
+rule reproduction_report:
+    input:
+        unpack(reproduction_inputs),
+        code=library_closure("report.reproduction_report", "report.comparison", "report.paper_values"),
+    output:
+        "reports/yu2024_reproduction.md",
+    params:
+        scale=lambda wildcards: scale(),
+        exact_draws=config["reference"]["exact_draws"],
+    log:
+        "logs/report/reproduction_report.log",
+    benchmark:
+        "logs/benchmarks/report/reproduction_report.tsv"
+    resources:
+        mem_mb=500,
+        runtime=5,
+    threads: 1
+    conda:
+        ENV
+    script:
+        "../scripts/reproduction_report.py"
+
+
+def final_targets():
+    """Every table, figure and report of the configured experiments (rule all)."""
+    targets = ["tables/logreg.tex", "tables/logreg_vs_paper.tex", "figures/logreg.pdf", "figures/logreg.png",
+               "tables/timing.tex", "tables/banana.tex", "reports/yu2024_reproduction.md"]
+    if LOGREG["empirical_fisher_datasets"]:
+        targets += ["tables/empirical_fisher.tex", "tables/empirical_fisher_vs_paper.tex"]
+    if 2 in EXPERIMENTS["gaussian"]["dims"]:
+        targets += ["figures/gaussian_2d.pdf", "figures/gaussian_bias_vs_dimension.pdf"]
+    for experiment in ("squiggle", "funnel", "banana"):
+        targets += [f"figures/samples_{p}.pdf" for p in experiment_posteriors(experiment)]
+    if set(EXPERIMENTS["banana"]["anchors"]) == {"euclidean", "hausdorff"} and "rla_f" in EXPERIMENTS["banana"]["methods"]:
+        targets += ["figures/banana_metric.pdf", "figures/banana_map_anchors.pdf"]
+    return targets

@@ -1,4 +1,4 @@
-"""Draw one repetition of one approximation method on one posterior."""
+"""Draw one repetition of one approximation method on one posterior at one MAP anchor."""
 
 import jax
 import jax.numpy as jnp
@@ -6,16 +6,20 @@ import numpy as np
 
 from geobayes.io import load_npz, save_json, save_npz
 from geobayes.methods import get_method, summarise_draws
+from geobayes.optimize import ANCHOR_PRECISION
 from geobayes.pipeline.device import use_device
 from geobayes.pipeline.posteriors import build_posterior
 from geobayes.pipeline.step import Stopwatch, logged_to, sidecar
 from geobayes.random import derive_key
 
 smk = snakemake  # noqa: F821
+
 with logged_to(smk.log[0]) as log:
     device = use_device(smk.params.device)
-    posterior = build_posterior(smk.wildcards.posterior, smk.input.data, smk.params.model)
-    cfg, method, rep = smk.params.approximation, smk.wildcards.method, int(smk.wildcards.seed)
+    posterior = build_posterior(smk.wildcards.posterior, smk.input.data or None, smk.params.model)
+    method, anchor, rep = smk.wildcards.method, smk.wildcards.anchor, int(smk.wildcards.seed)
+    # Hessian precision at the Euclidean MAP, Fisher precision at the Hausdorff MAP.
+    cfg = {**smk.params.approximation, "precision": ANCHOR_PRECISION[anchor]}
     # Common random numbers: every method of one repetition draws the same base Gaussian.
     key = derive_key(smk.params.seed, "approximate", posterior.name, rep)
     mode = jnp.asarray(load_npz(smk.input.map)["position"])
@@ -25,8 +29,8 @@ with logged_to(smk.log[0]) as log:
     with clock.time("sample"):
         draws = jax.block_until_ready(fitted.approximation.sample(key, cfg["samples"]))
     summary = summarise_draws(draws, cfg["evaluations_per_step"])
-    print(f"{method} rep {rep}: {summary}", file=log)
-    save_npz(smk.output.npz, **{k: np.asarray(v) for k, v in draws._asdict().items()})
+    print(f"{method} at the {anchor} MAP, rep {rep}: {summary}", file=log)
+    save_npz(smk.output.npz, mode=np.asarray(mode), **{k: np.asarray(v) for k, v in draws._asdict().items()})
     save_json(smk.output.json, sidecar("approximation", {"approximation": cfg, "model": smk.params.model},
-                                       device, clock.timings, posterior=posterior.name, method=method,
-                                       repetition=rep, seed=smk.params.seed, **summary))
+                                       device, clock.timings, posterior=posterior.name, anchor=anchor,
+                                       method=method, repetition=rep, seed=smk.params.seed, **summary))

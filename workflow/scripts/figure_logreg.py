@@ -12,7 +12,9 @@ from geobayes.report.paper_values import load_paper_values
 smk = snakemake  # noqa: F821
 with logged_to(smk.log[0]) as log:
     set_style()
-    agg = aggregate_logreg(load_summary(smk.input.summary))
+    summary = load_summary(smk.input.summary)
+    summary = summary[(summary["anchor"] == smk.params.anchor) & summary["method"].isin(smk.params.methods)]
+    agg = aggregate_logreg(summary)
     paper = load_paper_values(smk.input.paper)
     fig = logreg_figure(agg, list(smk.params.methods), paper=paper)
     save_figure(fig, smk.output.pdf, smk.output.png)

@@ -1,7 +1,10 @@
 """Snakemake script: logistic-regression table (Yu et al. 2024, Table 2) and ours-vs-paper table.
 
-Inputs: ``summary`` (results/summary/logreg.csv), ``paper`` (transcribed Table 2 values).
-Params: ``methods`` (column order), ``scale`` (samples, repetitions, reference_draws).
+Also writes Table 6 (empirical Fisher) when called with ``methods = [rla_ef]`` and its paper file.
+
+Inputs: ``summary`` (results/summary/logreg.csv), ``paper`` (transcribed paper values).
+Params: ``methods`` (column order), ``anchor`` (the MAP anchor tabulated), ``scale`` (samples,
+repetitions, reference_draws).
 Outputs: ``tex`` and ``csv`` (our table), ``comparison_tex`` and ``comparison_csv``.
 """
 
@@ -22,7 +25,9 @@ with logged_to(snakemake.log[0]) as log:  # noqa: F821
     methods = list(snakemake.params.methods)  # noqa: F821
     scale = {key: int(snakemake.params.scale[key]) for key in ("samples", "repetitions", "reference_draws")}  # noqa: F821
 
-    agg = aggregate_logreg(load_summary(snakemake.input.summary))  # noqa: F821
+    summary = load_summary(snakemake.input.summary)  # noqa: F821
+    summary = summary[(summary["anchor"] == snakemake.params.anchor) & summary["method"].isin(methods)]  # noqa: F821
+    agg = aggregate_logreg(summary)
     paper = load_paper_values(snakemake.input.paper)  # noqa: F821
     comparison = logreg_comparison(agg[agg["method"].isin(methods)], paper)
 

@@ -113,6 +113,22 @@ def _plain_axes(ax: Axes, xlim: tuple[float, float], ylim: tuple[float, float]) 
     ax.set_ylabel(r"$\theta_2$")
 
 
+def _inside(points: np.ndarray, xlim: tuple[float, float], ylim: tuple[float, float]) -> np.ndarray:
+    return (
+        (points[:, 0] >= xlim[0]) & (points[:, 0] <= xlim[1]) & (points[:, 1] >= ylim[0]) & (points[:, 1] <= ylim[1])
+    )
+
+
+def _arrow_pair(
+    base: np.ndarray, mapped: np.ndarray, toward: np.ndarray, xlim: tuple[float, float], ylim: tuple[float, float]
+) -> int:
+    """Row whose base point is nearest ``toward``, among rows with both ends in the window if any."""
+    candidates = np.flatnonzero(_inside(base, xlim, ylim) & _inside(mapped, xlim, ylim))
+    if candidates.size == 0:
+        candidates = np.arange(base.shape[0])
+    return int(candidates[np.argmin(np.linalg.norm(base[candidates] - toward, axis=1))])
+
+
 def metric_ellipses_figure(
     metric: Callable[[np.ndarray], np.ndarray],
     logdensity: Callable[[np.ndarray], np.ndarray],
@@ -151,7 +167,7 @@ def metric_ellipses_figure(
         maximum, so only two lines show).
     arrow_toward : sequence of float, default (1.2, 3.5)
         The arrow joins the pair whose base point is nearest this point (the paper's
-        code's choice).
+        code's choice), among the pairs with both ends inside the window when there are any.
 
     Returns
     -------
@@ -191,22 +207,22 @@ def metric_ellipses_figure(
     ax_metric.set_title(r"metric $G(\theta)^{-1}$")
 
     draw_target_contours(ax_map, density, levels, linestyles="dashed")
-    ax_map.scatter(base[:, 0], base[:, 1], s=4, alpha=0.5, color=_BASE_COLOUR, linewidths=0, zorder=2,
+    ax_map.scatter(base[:, 0], base[:, 1], s=6, alpha=0.5, color=_BASE_COLOUR, linewidths=0, zorder=2,
                    label=r"$\hat\theta + v$")
-    ax_map.scatter(mapped[:, 0], mapped[:, 1], s=4, alpha=0.5, color=_MAPPED_COLOUR, linewidths=0, zorder=2,
+    ax_map.scatter(mapped[:, 0], mapped[:, 1], s=6, alpha=0.5, color=_MAPPED_COLOUR, linewidths=0, zorder=2,
                    label=r"$\mathrm{Exp}_{\hat\theta}(v)$")
     ax_map.plot(mode[0, 0], mode[0, 1], "o", ms=6, color=_MODE_COLOUR, mec="black", mew=0.5, zorder=5,
                 label=r"$\hat\theta$")
-    chosen = int(np.argmin(np.linalg.norm(base - target_point, axis=1)))
+    chosen = _arrow_pair(base, mapped, target_point, window_x, window_y)
     start, end = base[chosen], mapped[chosen]
     ax_map.annotate("", xy=tuple(end), xytext=tuple(start), zorder=6,
                     arrowprops={"arrowstyle": "-|>", "color": "darkolivegreen", "lw": 1.2, "shrinkA": 2,
                                 "shrinkB": 2})
     middle = 0.5 * (start + end)
-    ax_map.annotate(r"$\mathrm{Exp}_{\hat\theta}(v)$", xy=tuple(middle), xytext=(-4, 0), textcoords="offset points",
-                    ha="right", va="center", zorder=6)
+    ax_map.annotate(r"$\mathrm{Exp}_{\hat\theta}(v)$", xy=tuple(middle), xytext=(0, 4), textcoords="offset points",
+                    ha="center", va="bottom", zorder=6)
     _plain_axes(ax_map, window_x, window_y)
-    ax_map.legend(loc="lower left", frameon=True, framealpha=0.8, markerscale=2, handletextpad=0.2)
+    ax_map.legend(loc="lower left", frameon=True, framealpha=0.8, handletextpad=0.2)
     ax_map.set_title("exponential map")
     return fig
 
@@ -272,7 +288,7 @@ def map_locations_figure(
                  linestyle="none", zorder=3, label="Euclidean MAP" + ("s" if len(euclidean) > 1 else ""))
     ax_maps.plot(hausdorff[:, 0], hausdorff[:, 1], "o", ms=5, color=_HAUSDORFF_MAP_COLOUR, mec="black", mew=0.5,
                  linestyle="none", zorder=3, label="Hausdorff MAP")
-    ax_maps.legend(loc="lower left", frameon=True, framealpha=0.8, handletextpad=0.2)
+    ax_maps.legend(loc="best", frameon=True, framealpha=0.8, handletextpad=0.2)
     ax_maps.set_title("MAP locations")
     ax_maps.set_xlim(window_x)
     ax_maps.set_ylim(window_y)

@@ -7,7 +7,13 @@ with one row per (inputs, dataset, method, metric) and the columns
 
 preceded by ``#`` comment lines that cite the source exactly (authors, title, venue, table
 and the file of the paper text it was transcribed from). ``std`` is empty where the paper
-reports none (e.g. the function-evaluation counts :math:`T` of Yu et al. (2024), Table 2).
+reports none (e.g. the function-evaluation counts :math:`T` of Yu et al. (2024), Table 2,
+and the times per sample of its Table 4).
+
+Files of Yu et al. (2024): ``yu2024_table1.csv`` (banana, Table 1, plus the Empirical
+Fisher values of Supp. 16.6), ``yu2024_table2.csv`` (logistic regression),
+``yu2024_table4.csv`` (time per sample), ``yu2024_table6.csv`` (Empirical Fisher,
+logistic regression) and ``yu2024_squiggle_evaluations.csv`` (:math:`T` of Figs. 4 and 8).
 """
 
 from __future__ import annotations
@@ -24,15 +30,16 @@ __all__ = ["PAPER_VALUE_COLUMNS", "PAPER_METRICS", "load_paper_values"]
 PAPER_VALUE_COLUMNS = ("inputs", "dataset", "method", "metric", "mean", "std")
 
 #: Metrics a paper-values file may hold: ``W`` (Wasserstein distance to the reference
-#: draws, reported with a std over runs) and ``T`` (mean number of function evaluations
-#: per sample, reported without a std).
-PAPER_METRICS = ("W", "T")
+#: draws, reported with a std over runs), ``T`` (mean number of function evaluations
+#: per sample, reported without a std) and ``seconds`` (wall-clock time per sample,
+#: Yu et al. (2024), Table 4, reported without a std).
+PAPER_METRICS = ("W", "T", "seconds")
 
 _KEY_COLUMNS = ("inputs", "dataset", "method", "metric")
 
 
 def load_paper_values(path: str | os.PathLike[str]) -> pd.DataFrame:
-    """Load and validate a paper-values CSV (e.g. Yu et al. (2024), Table 2).
+    """Load and validate a paper-values CSV (e.g. Yu et al. (2024), Table 2 or Table 4).
 
     Parameters
     ----------

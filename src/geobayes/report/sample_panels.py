@@ -48,7 +48,7 @@ __all__ = [
 SAMPLE_COLOUR = "C0"
 #: Colours of marked points, in the order of a panel's ``markers``.
 MARKER_COLOURS = ("C3", "C5", "C2", "C4", "C6", "C8")
-_CONTOUR_STYLE = {"colors": "black", "linewidths": 0.8}
+_CONTOUR_STYLE = {"colors": "black", "linewidths": 0.8, "linestyles": "solid"}
 
 
 class Panel(NamedTuple):
@@ -154,7 +154,7 @@ def _check_levels(levels: Sequence[float]) -> np.ndarray:
 def draw_target_contours(
     ax: Axes, grid: tuple[np.ndarray, np.ndarray, np.ndarray], levels: Sequence[float], **style: object
 ) -> None:
-    """Draw contour lines of a gridded log density at ``levels`` (black, thin; below samples).
+    """Draw contour lines of a gridded log density at ``levels`` (black, thin, solid; below samples).
 
     Parameters
     ----------

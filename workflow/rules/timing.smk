@@ -1,0 +1,34 @@
+# Yu et al. (2024), Table 4: seconds per sample, one sample at a time and batched, measured in
+# one process on the same machine (2 threads, like the paper's 2 cores).
+rule time_sampling:
+    input:
+        data=prepared_data,
+        map="results/map/{posterior}/euclidean.npz",
+        code=lambda wildcards: library_closure(f"methods.{wildcards.method}", "pipeline.posteriors",
+                                               "metrics.sampling_time"),
+    output:
+        "results/timing/{posterior}/{method}.json",
+    params:
+        approximation=config["approximation"],
+        timing=TIMING,
+        model=model_options,
+        seed=config["seed"],
+        device=config["device"],
+    log:
+        "logs/timing/{posterior}/{method}.log",
+    benchmark:
+        "logs/benchmarks/timing/{posterior}/{method}.tsv"
+    resources:
+        mem_mb=4000,
+        runtime=240,
+    threads: 2
+    conda:
+        ENV
+    script:
+        "../scripts/time_sampling.py"
+
+
+def timing_files():
+    """Timing results of every configured posterior x method of Table 4."""
+    return expand("results/timing/{posterior}/{method}.json",
+                  posterior=logreg_posteriors(TIMING["datasets"], TIMING["inputs"]), method=TIMING["methods"])

@@ -1,0 +1,28 @@
+"""Snakemake script: Yu et al. (2024) Fig. 2 (ELA vs RLA-B on N(0, I_2)) and Fig. 3 (first-
+coordinate W1 vs dimension D, mean +- 2 std over runs)."""
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from geobayes.io import load_npz
+from geobayes.pipeline.step import logged_to
+from geobayes.report.figures import save_figure, set_style
+from geobayes.report.gaussian_figures import bias_vs_dimension_figure, gaussian_marginals_figure
+from geobayes.report.logreg_table import method_label
+
+smk = snakemake  # noqa: F821
+with logged_to(smk.log[0]) as log:
+    set_style()
+    summary = pd.read_csv(smk.input.summary)
+    frame = pd.DataFrame({"dim": summary["setting"].str[1:].astype(int), "method": summary["method"],
+                          "seed": summary["seed"], "w1_first": summary["wasserstein1_first"]})
+    save_figure(bias_vs_dimension_figure(frame), smk.output.bias_pdf, smk.output.bias_png)
+    samples = {}
+    for path in smk.input.samples:
+        draws = load_npz(path)
+        method = Path(path).parts[-3]
+        samples[method_label(method)] = np.asarray(draws["theta"])[draws["successful"].astype(bool)]
+    save_figure(gaussian_marginals_figure(samples), smk.output.marginals_pdf, smk.output.marginals_png)
+    print(f"Fig. 3 from {len(frame)} runs; Fig. 2 from {sorted(samples)}", file=log)
