@@ -43,9 +43,11 @@ with logged_to(smk.log[0]) as log:
     evaluations = aggregate_long(squiggle[squiggle["method"] != "ela"], KEYS, {"T": "T"})
     timing = pd.read_csv(smk.input.timing)
     seconds = pd.concat([
-        timing.assign(metric="seconds", mean=timing["per_sample_s"]),
-        timing.assign(metric="seconds_batched", mean=timing["batched_s_per_sample"]),
-    ])[KEYS + ["metric", "mean"]].assign(std=float("nan"), n_runs=1, n_failed=0, n_samples=0)
+        timing.assign(metric="seconds", mean=timing["per_sample_s"], n_failed=timing["failed_sequential"],
+                      n_samples=timing["n_sequential"]),
+        timing.assign(metric="seconds_batched", mean=timing["batched_s_per_sample"],
+                      n_failed=timing["failed_batched"], n_samples=timing["n_batched"]),
+    ])[KEYS + ["metric", "mean", "n_failed", "n_samples"]].assign(std=float("nan"), n_runs=1)
     specs = [
         ("Table 1: banana", "Rows: MAP anchor (inputs column; Euclidean MAP with Hessian precision, Hausdorff MAP "
          "with Fisher precision). W = W1 to the NUTS reference, T = mean function evaluations per sample. rla_ef: "

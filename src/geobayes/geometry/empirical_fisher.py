@@ -1,4 +1,7 @@
-"""The empirical Fisher metric: outer products of per-observation scores (Yu et al. 2024, Supp. 16.6)."""
+"""The empirical Fisher metric: sums of per-observation score outer products.
+
+Yu et al. (2024), Supp. 16.6.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +11,9 @@ from geobayes.geometry.metric import Metric
 
 
 class EmpiricalFisher(Metric):
-    """``G_EF(theta) = sum_n s_n s_n^T + prior precision``, ``s_n = grad_theta log p(y_n | h_n(theta))``.
+    """``G_EF(theta) = sum_n s_n s_n^T + prior precision``.
+
+    Scores ``s_n = grad_theta log p(y_n | h_n(theta))``, one per observation.
 
     Yu et al. (2024), Supp. 16.6 (notes Sec. 1.7(f)): the expectation over ``y`` in the Fisher
     metric (Eq. (3)) replaced by the observed data; the prior term is the Gaussian prior's

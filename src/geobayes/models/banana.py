@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import math
 
-import equinox as eqx
 import jax
 import jax.numpy as jnp
 
@@ -30,19 +29,21 @@ class Banana(EmbeddingModel):
         ``sigma_y^2``; the paper uses 4.
     """
 
-    prior: GaussianPrior = eqx.field(default_factory=lambda: GaussianPrior(4.0))
-    noise_variance: float = 4.0
+    family: GaussianFixedVariance
+    prior: GaussianPrior
 
-    def __check_init__(self):
-        if not (math.isfinite(self.noise_variance) and self.noise_variance > 0):
+    def __init__(self, prior: GaussianPrior | None = None, noise_variance: float = 4.0):
+        if not (math.isfinite(noise_variance) and noise_variance > 0):
             raise ValueError(
-                f"banana: noise_variance must be finite and > 0, got {self.noise_variance}"
+                f"banana: noise_variance must be finite and > 0, got {noise_variance}"
             )
+        self.prior = GaussianPrior(4.0) if prior is None else prior
+        self.family = GaussianFixedVariance(float(noise_variance))
 
     @property
-    def family(self) -> GaussianFixedVariance:
-        """``N(mu, noise_variance)`` in its mean."""
-        return GaussianFixedVariance(self.noise_variance)
+    def noise_variance(self) -> float:
+        """``sigma_y^2``, the variance of the Gaussian family."""
+        return self.family.noise_variance
 
     def dim(self, data: Dataset) -> int:
         """D = 2 for every data set."""

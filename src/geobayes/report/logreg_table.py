@@ -26,6 +26,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from geobayes.report.comparison import DEFAULT_FLOOR, outside_spread, spread_tolerance
+
 __all__ = [
     "SUMMARY_COLUMNS",
     "INPUTS_ORDER",
@@ -70,10 +72,6 @@ DATASET_LABELS = {"ripley": "Ripl", "pima": "Pima", "heart": "Hear", "australian
 #: ``_`` replaced by ``-`` (see :func:`method_label`).
 METHOD_LABELS = {"ela": "ELA", "rla_b": "RLA-B", "rla_blog": "RLA-BLog", "rla_f": "RLA-F"}
 
-#: Smallest W spread used by :func:`logreg_comparison`. The paper prints W to three
-#: decimals, so a printed std of ``0.0`` only means "below 0.0005"; twice this floor
-#: (0.01) is the smallest difference flagged.
-DEFAULT_FLOOR = 0.005
 
 _KEYS = ["inputs", "dataset", "method"]
 _DAGGER = r"\dagger"
@@ -451,9 +449,8 @@ def logreg_comparison(agg: pd.DataFrame, paper: pd.DataFrame, *, floor: float = 
     merged["difference"] = merged["ours_mean"] - merged["paper_mean"]
     merged["ratio"] = merged["ours_mean"] / merged["paper_mean"]
     is_w = merged["metric"] == "W"
-    spread = np.maximum(np.maximum(merged["paper_std"].fillna(0.0), merged["ours_std"].fillna(0.0)), floor)
-    merged["tolerance"] = np.where(is_w, 2.0 * spread, np.nan)
-    outside = (merged["difference"].abs() > merged["tolerance"]) | ~np.isfinite(merged["ours_mean"])
+    merged["tolerance"] = np.where(is_w, spread_tolerance(merged["paper_std"], merged["ours_std"], floor), np.nan)
+    outside = outside_spread(merged["ours_mean"], merged["ours_std"], merged["paper_mean"], merged["paper_std"], floor)
     merged["outside_paper_spread"] = pd.array(np.where(is_w, outside, False), dtype="boolean")
     merged.loc[~is_w, "outside_paper_spread"] = pd.NA
     columns = [

@@ -12,7 +12,7 @@ from geobayes.target import Target
 
 
 class DiffeomorphicGaussian(Target):
-    """``theta = phi(psi)`` with ``psi ~ N(0, diag(S))``: a Gaussian pushed through a diffeomorphism.
+    """``theta = phi(psi)``, ``psi ~ N(0, diag(S))``: a Gaussian pushed through a diffeomorphism.
 
     Yu et al. (2024), Theorem 3 and Supp. 15.7 / 16.3 (notes Sec. 1.6, 1.7(b, c)): the density is
     read as the likelihood ``N(psi(theta) | 0, S)`` times the Jeffreys prior ``sqrt(det G)``, where
@@ -34,7 +34,7 @@ class DiffeomorphicGaussian(Target):
     Parameters
     ----------
     name
-        Target name (used in file names and error messages), e.g. ``squiggle``.
+        Target name (shown in error messages and outputs), e.g. ``squiggle``.
     """
 
     name: str = eqx.field(static=True)
@@ -87,16 +87,19 @@ class DiffeomorphicGaussian(Target):
         (tests); Yu et al. (2024) used the generic one.
         """
         theta = self._check_point(theta)
-        jac_v = lambda th: jax.jvp(self.to_gaussian, (th,), (v,))[1]  # noqa: E731
-        _, second_derivative = jax.jvp(jac_v, (theta,), (v,))
+        def directional_derivative(point):  # J(point) v
+            return jax.jvp(self.to_gaussian, (point,), (v,))[1]
+
+        _, second_derivative = jax.jvp(directional_derivative, (theta,), (v,))
         return jnp.linalg.solve(self.to_gaussian_jacobian(theta), second_derivative)
 
     def sample_exact(self, key: jax.Array, n: int) -> jax.Array:
         """``n`` i.i.d. draws ``theta = phi(psi)``, ``psi ~ N(0, diag S)``, shape (n, D)."""
-        if int(n) < 1:
-            raise ValueError(f"{self.name}: number of exact samples must be >= 1, got {n}")
-        z = jax.random.normal(key, (int(n), self.dim), dtype=jnp.float64)
-        return jax.vmap(self.from_gaussian)(z * jnp.sqrt(self.gaussian_variances))
+        if isinstance(n, bool) or int(n) != n or int(n) < 1:
+            raise ValueError(
+                f"{self.name}: number of exact samples must be an integer >= 1, got {n!r}"
+            )
+        return _sample_exact(self, key, int(n))
 
     def hausdorff_map(self) -> jax.Array:
         """Hausdorff MAP ``phi(0)``: the maximum of ``log pi - 1/2 log det G`` (Yu et al. 2024,
@@ -110,6 +113,12 @@ class DiffeomorphicGaussian(Target):
                 f"{self.name}: theta must have shape ({self.dim},), got {theta.shape}"
             )
         return theta
+
+
+@eqx.filter_jit
+def _sample_exact(target: DiffeomorphicGaussian, key: jax.Array, n: int) -> jax.Array:
+    z = jax.random.normal(key, (n, target.dim), dtype=jnp.float64)
+    return jax.vmap(target.from_gaussian)(z * jnp.sqrt(target.gaussian_variances))
 
 
 def as_float_tuple(values):
