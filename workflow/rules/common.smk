@@ -130,16 +130,22 @@ def method_code(wildcards):
     return library_closure(f"methods.{wildcards.method}", "pipeline.posteriors")
 
 
-def reference_settings(wildcards):
+def nuts_settings(posterior):
     """NUTS settings of one posterior: config `reference` with its posterior_overrides applied."""
-    settings = {k: v for k, v in config["reference"].items() if k != "posterior_overrides"}
-    settings.update(config["reference"]["posterior_overrides"].get(wildcards.posterior, {}))
+    settings = {k: v for k, v in config["reference"].items() if k not in ("posterior_overrides", "exact_draws")}
+    settings.update(config["reference"]["posterior_overrides"].get(posterior, {}))
     return settings
 
 
-def reference_draws():
-    """Number of NUTS reference draws kept: chains x (samples // thin)."""
-    reference = config["reference"]
+def reference_settings(wildcards):
+    """NUTS settings of the posterior of a job (rule parameter)."""
+    return nuts_settings(wildcards.posterior)
+
+
+def reference_draws(posterior=None):
+    """NUTS reference draws kept, chains x (samples // thin), of one posterior (default: the
+    config's own settings, without overrides)."""
+    reference = config["reference"] if posterior is None else nuts_settings(posterior)
     return reference["chains"] * (reference["samples"] // reference["thin"])
 
 
@@ -172,7 +178,7 @@ def reference_size(posterior):
     """Number of reference draws of a posterior (NUTS draws or exact draws)."""
     if reference_kind(posterior) == "exact":
         return config["reference"]["exact_draws"]
-    return reference_draws()
+    return reference_draws(posterior)
 
 
 def wasserstein_mem_mb(wildcards):

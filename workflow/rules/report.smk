@@ -150,7 +150,7 @@ rule table_banana:
         csv="tables/banana.csv",
     params:
         methods=EXPERIMENTS["banana"]["methods"],
-        scale=lambda wildcards: scale(),
+        scale=lambda wildcards: {**scale(), "reference_draws": reference_draws("yu2024-banana")},
     log:
         "logs/report/table_banana.log",
     benchmark:
