@@ -46,7 +46,9 @@ def test_schema_path_is_the_repository_schema():
 @pytest.mark.parametrize("name", sorted(CONFIGS))
 def test_shipped_config_loads(name):
     cfg = load_config(CONFIGS[name])
-    assert cfg["experiments"]["logreg"]["methods"] == ["ela", "rla_b", "rla_blog", "rla_f"]
+    # RLA-BLog's log map takes seconds a sample on raw inputs: paper scale only for logreg.
+    expected = ["ela", "rla_b", "rla_blog", "rla_f"] if name == "config" else ["ela", "rla_b", "rla_f"]
+    assert cfg["experiments"]["logreg"]["methods"] == expected
     # Shipped configs are complete: validation adds nothing to them.
     assert cfg == raw(name)
 

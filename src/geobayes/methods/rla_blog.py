@@ -1,0 +1,109 @@
+"""RLA-BLog: RLA-B preceded by the logarithmic map of the Laplace Gaussian's Monge metric."""
+
+from __future__ import annotations
+
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+
+from geobayes.geometry.exponential_map import OdeSettings, exponential_map
+from geobayes.geometry.gaussian_monge import GaussianMonge
+from geobayes.geometry.logarithmic_map import LogMapResult, LogMapSettings, logarithmic_map
+from geobayes.geometry.monge import Monge
+from geobayes.methods.base import ApproximateDraws, FitResult
+from geobayes.methods.tangent_gaussian import TangentGaussian
+
+NAME = "rla_blog"
+
+#: ``result_code`` of a draw whose log map failed: this offset plus the Optimistix code of
+#: the log map (so ``>= 100``); codes below it are Diffrax codes of the Exp map.
+LOG_MAP_FAILURE_OFFSET = 100
+
+
+class LogExpLaplace(eqx.Module):
+    """``theta = Exp_{M, m}(Log_{calP, m}(m + thetabar))``, ``thetabar ~ N(0, P^{-1})``.
+
+    Yu et al. (2024), Sec. 4.1 and Algorithm 2. ``calP`` (the paper's :math:`\mathcal P`) is
+    the manifold of the Monge metric of the Laplace Gaussian ``N(m, P^{-1})``
+    (:class:`~geobayes.geometry.gaussian_monge.GaussianMonge`), ``M`` that of the target's
+    Monge metric ``I + grad l grad l^T`` (RLA-B's). Both metrics are ``I`` at the mode ``m``,
+    so the two tangent spaces coincide, and the map is exact for a Gaussian target (then
+    ``M = calP``).
+
+    Parameters
+    ----------
+    tangent
+        The Laplace Gaussian at the mode (its precision ``P`` defines ``calP``).
+    posterior
+        The target (needed by the Monge metric of ``M``).
+    ode
+        Solver settings of the Exp map.
+    log_map
+        Settings of the log map (shooting with continuation).
+    """
+
+    tangent: TangentGaussian
+    posterior: eqx.Module
+    ode: OdeSettings
+    log_map: LogMapSettings
+
+    @property
+    def gaussian_metric(self) -> GaussianMonge:
+        """Metric of the manifold ``calP``: the Monge metric of ``N(m, P^{-1})``."""
+        chol = self.tangent.precision_cholesky
+        return GaussianMonge(mean=self.tangent.mode, precision=chol @ chol.T)
+
+    @eqx.filter_jit
+    def sample_with_log_map(self, key: jax.Array, n: int) -> tuple[ApproximateDraws, LogMapResult]:
+        """``n`` samples and the per-sample outcome of their log maps.
+
+        The base draws ``thetabar = tangent.sample_velocities(key, n)`` are the same as those
+        of ELA and RLA-B for the same key (common random numbers). Where the log map fails the
+        draw is failed: ``successful`` False, ``result_code = LOG_MAP_FAILURE_OFFSET +`` the
+        Optimistix code, ``theta`` NaN and ``num_steps`` 0 (no Exp map is run for it).
+        Elsewhere ``result_code`` and ``num_steps`` are those of the Exp map: the cost ``T``
+        of Yu et al. (2024), Sec. 5, counts Exp-map evaluations only; the log-map cost is in
+        the returned :class:`~geobayes.geometry.logarithmic_map.LogMapResult`.
+        """
+        mode = self.tangent.mode
+        base = self.tangent.sample_velocities(key, n)
+        log = logarithmic_map(self.gaussian_metric, None, mode, mode + base, self.log_map)
+        velocities = jnp.where(log.successful[:, None], log.velocities, 0.0)
+        end = exponential_map(Monge(alpha2=1.0), self.posterior, mode, velocities, self.ode)
+        draws = ApproximateDraws(
+            theta=jnp.where(log.successful[:, None], end.points, jnp.nan),
+            successful=log.successful & end.successful,
+            result_code=jnp.where(
+                log.successful, end.result_code, LOG_MAP_FAILURE_OFFSET + log.result_code
+            ),
+            num_steps=jnp.where(log.successful, end.num_steps, 0),
+        )
+        return draws, log
+
+    def sample(self, key: jax.Array, n: int) -> ApproximateDraws:
+        """``n`` samples, each with its solver result code and Exp-map step count."""
+        return self.sample_with_log_map(key, n)[0]
+
+
+def fit(posterior, config: dict, key: jax.Array, *, mode: jax.Array) -> FitResult:
+    """Fit RLA-BLog at ``mode`` (Yu et al. 2024, Sec. 4.1, Algorithm 2).
+
+    Parameters
+    ----------
+    posterior
+        The target.
+    config
+        The ``approximation`` config slice: ``precision`` (``"hessian"`` by default, or
+        ``"fisher"``), ``ode`` (Exp-map settings, :class:`OdeSettings` defaults if absent) and
+        ``log_map`` (:meth:`LogMapSettings.from_config`; defaults if absent).
+    key
+        Unused (the fit is deterministic); part of the common ``fit`` protocol.
+    mode
+        The MAP.
+    """
+    tangent = TangentGaussian.at_mode(posterior, mode, config.get("precision", "hessian"))
+    ode = OdeSettings.from_config(config["ode"]) if "ode" in config else OdeSettings()
+    log_map = (
+        LogMapSettings.from_config(config["log_map"]) if "log_map" in config else LogMapSettings()
+    )
+    return FitResult(LogExpLaplace(tangent, posterior, ode, log_map), {"method": NAME})
