@@ -10,7 +10,7 @@ rule approximate:
         npz="results/approximation/{posterior}/{anchor}/{method}/seed{seed}/samples.npz",
         json="results/approximation/{posterior}/{anchor}/{method}/seed{seed}/samples.json",
     params:
-        approximation=config["approximation"],
+        approximation=approximation_settings,
         model=model_options,
         seed=config["seed"],
         device=config["device"],

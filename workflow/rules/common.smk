@@ -125,6 +125,20 @@ def model_options(wildcards):
     return config["experiments"][wildcards.posterior.split("-")[1]]
 
 
+def method_settings(method):
+    """The `approximation` config slice one method uses: the log-map settings reach RLA-BLog
+    only, so editing them reruns exactly its jobs."""
+    settings = dict(config["approximation"])
+    if method != "rla_blog":
+        settings.pop("log_map", None)
+    return settings
+
+
+def approximation_settings(wildcards):
+    """`method_settings` of the job's method (rule parameter)."""
+    return method_settings(wildcards.method)
+
+
 def method_code(wildcards):
     """Library files one approximation method depends on."""
     return library_closure(f"methods.{wildcards.method}", "pipeline.posteriors")
@@ -184,6 +198,58 @@ def reference_size(posterior):
 def wasserstein_mem_mb(wildcards):
     """Memory for exact EMD: the float64 cost matrix plus the simplex's working copies."""
     return 1000 + 5 * 8 * reference_size(wildcards.posterior) * config["approximation"]["samples"] // 2**20
+
+
+def timing_files():
+    """Timing results of every configured posterior x method of Table 4."""
+    return expand("results/timing/{posterior}/{method}.json",
+                  posterior=logreg_posteriors(TIMING["datasets"], TIMING["inputs"]), method=TIMING["methods"])
+
+PAPER_VALUES = REPO / "workflow" / "resources" / "paper_values"
+
+def scale():
+    """Run scale quoted in table captions and the reproduction report."""
+    return {
+        "samples": config["approximation"]["samples"],
+        "repetitions": config["approximation"]["repetitions"],
+        "reference_draws": reference_draws(),
+    }
+
+def first_seed_samples(posterior, anchors, methods):
+    """Repetition-0 samples of a posterior for each anchor x method (figure inputs)."""
+    return expand("results/approximation/{posterior}/{anchor}/{method}/seed0/samples.npz",
+                  posterior=posterior, anchor=anchors, method=methods)
+
+def reproduction_inputs(wildcards):
+    """Everything the reproduction report of Yu et al. (2024) tabulates."""
+    inputs = {
+        "logreg_summary": "results/summary/logreg.csv",
+        "logreg_paper": str(PAPER_VALUES / "yu2024_table2.csv"),
+        "banana_summary": "results/summary/banana.csv",
+        "banana_paper": str(PAPER_VALUES / "yu2024_table1.csv"),
+        "timing": "tables/timing.csv",
+        "timing_paper": str(PAPER_VALUES / "yu2024_table4.csv"),
+        "squiggle_summary": "results/summary/squiggle.csv",
+        "squiggle_paper": str(PAPER_VALUES / "yu2024_squiggle_evaluations.csv"),
+        "deviations": str(REPO / "workflow" / "resources" / "yu2024_deviations.md"),
+    }
+    if LOGREG["empirical_fisher_datasets"]:
+        inputs["empirical_fisher_paper"] = str(PAPER_VALUES / "yu2024_table6.csv")
+    return inputs
+
+def final_targets():
+    """Every table, figure and report of the configured experiments (rule all)."""
+    targets = ["tables/logreg.tex", "tables/logreg_vs_paper.tex", "figures/logreg.pdf", "figures/logreg.png",
+               "tables/timing.tex", "tables/banana.tex", "reports/yu2024_reproduction.md"]
+    if LOGREG["empirical_fisher_datasets"]:
+        targets += ["tables/empirical_fisher.tex", "tables/empirical_fisher_vs_paper.tex"]
+    if 2 in EXPERIMENTS["gaussian"]["dims"]:
+        targets += ["figures/gaussian_2d.pdf", "figures/gaussian_bias_vs_dimension.pdf"]
+    for experiment in ("squiggle", "funnel", "banana"):
+        targets += [f"figures/samples_{p}.pdf" for p in experiment_posteriors(experiment)]
+    if set(EXPERIMENTS["banana"]["anchors"]) == {"euclidean", "hausdorff"} and "rla_f" in EXPERIMENTS["banana"]["methods"]:
+        targets += ["figures/banana_metric.pdf", "figures/banana_map_anchors.pdf"]
+    return targets
 
 
 wildcard_constraints:

@@ -1,22 +1,4 @@
 # Summaries, tables, figures and the reproduction report of Yu et al. (2024).
-PAPER_VALUES = REPO / "workflow" / "resources" / "paper_values"
-
-
-def scale():
-    """Run scale quoted in table captions and the reproduction report."""
-    return {
-        "samples": config["approximation"]["samples"],
-        "repetitions": config["approximation"]["repetitions"],
-        "reference_draws": reference_draws(),
-    }
-
-
-def first_seed_samples(posterior, anchors, methods):
-    """Repetition-0 samples of a posterior for each anchor x method (figure inputs)."""
-    return expand("results/approximation/{posterior}/{anchor}/{method}/seed0/samples.npz",
-                  posterior=posterior, anchor=anchors, method=methods)
-
-
 rule summarise:
     input:
         evaluations=summary_inputs,
@@ -236,7 +218,7 @@ rule figure_banana:
         anchors_png="figures/banana_map_anchors.png",
     params:
         model=EXPERIMENTS["banana"],
-        approximation=config["approximation"],
+        approximation=method_settings("rla_f"),
         seed=config["seed"],
     log:
         "logs/report/figure_banana.log",
@@ -250,24 +232,6 @@ rule figure_banana:
         ENV
     script:
         "../scripts/figure_banana.py"
-
-
-def reproduction_inputs(wildcards):
-    """Everything the reproduction report of Yu et al. (2024) tabulates."""
-    inputs = {
-        "logreg_summary": "results/summary/logreg.csv",
-        "logreg_paper": str(PAPER_VALUES / "yu2024_table2.csv"),
-        "banana_summary": "results/summary/banana.csv",
-        "banana_paper": str(PAPER_VALUES / "yu2024_table1.csv"),
-        "timing": "tables/timing.csv",
-        "timing_paper": str(PAPER_VALUES / "yu2024_table4.csv"),
-        "squiggle_summary": "results/summary/squiggle.csv",
-        "squiggle_paper": str(PAPER_VALUES / "yu2024_squiggle_evaluations.csv"),
-        "deviations": str(REPO / "workflow" / "resources" / "yu2024_deviations.md"),
-    }
-    if LOGREG["empirical_fisher_datasets"]:
-        inputs["empirical_fisher_paper"] = str(PAPER_VALUES / "yu2024_table6.csv")
-    return inputs
 
 
 rule reproduction_report:
@@ -291,18 +255,3 @@ rule reproduction_report:
         ENV
     script:
         "../scripts/reproduction_report.py"
-
-
-def final_targets():
-    """Every table, figure and report of the configured experiments (rule all)."""
-    targets = ["tables/logreg.tex", "tables/logreg_vs_paper.tex", "figures/logreg.pdf", "figures/logreg.png",
-               "tables/timing.tex", "tables/banana.tex", "reports/yu2024_reproduction.md"]
-    if LOGREG["empirical_fisher_datasets"]:
-        targets += ["tables/empirical_fisher.tex", "tables/empirical_fisher_vs_paper.tex"]
-    if 2 in EXPERIMENTS["gaussian"]["dims"]:
-        targets += ["figures/gaussian_2d.pdf", "figures/gaussian_bias_vs_dimension.pdf"]
-    for experiment in ("squiggle", "funnel", "banana"):
-        targets += [f"figures/samples_{p}.pdf" for p in experiment_posteriors(experiment)]
-    if set(EXPERIMENTS["banana"]["anchors"]) == {"euclidean", "hausdorff"} and "rla_f" in EXPERIMENTS["banana"]["methods"]:
-        targets += ["figures/banana_metric.pdf", "figures/banana_map_anchors.pdf"]
-    return targets

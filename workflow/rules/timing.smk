@@ -9,7 +9,7 @@ rule time_sampling:
     output:
         "results/timing/{posterior}/{method}.json",
     params:
-        approximation=config["approximation"],
+        approximation=approximation_settings,
         timing=TIMING,
         model=model_options,
         seed=config["seed"],
@@ -26,9 +26,3 @@ rule time_sampling:
         ENV
     script:
         "../scripts/time_sampling.py"
-
-
-def timing_files():
-    """Timing results of every configured posterior x method of Table 4."""
-    return expand("results/timing/{posterior}/{method}.json",
-                  posterior=logreg_posteriors(TIMING["datasets"], TIMING["inputs"]), method=TIMING["methods"])
