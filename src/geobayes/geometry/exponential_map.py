@@ -78,8 +78,15 @@ def _geodesic_vector_field(t, state, args):
     return v, -metric.christoffel(posterior, theta, v)
 
 
-def _solve_one(metric, posterior, base_point, velocity, ode: OdeSettings):
-    solution = diffrax.diffeqsolve(
+def solve_geodesic(metric, posterior, base_point, velocity, ode: OdeSettings,
+                   adjoint: diffrax.AbstractAdjoint | None = None) -> diffrax.Solution:
+    """One geodesic IVP from ``t = 0`` to ``1`` (Yu et al. 2024, Supp. 12), ``throw=False``.
+
+    ``adjoint`` selects how the solve is differentiated (e.g. ``diffrax.ForwardMode()`` for the
+    Jacobians of the shooting log map); Diffrax's default otherwise.
+    """
+    extra = {} if adjoint is None else {"adjoint": adjoint}
+    return diffrax.diffeqsolve(
         diffrax.ODETerm(_geodesic_vector_field),
         _SOLVERS[ode.solver](),
         t0=0.0,
@@ -91,7 +98,12 @@ def _solve_one(metric, posterior, base_point, velocity, ode: OdeSettings):
         saveat=diffrax.SaveAt(t1=True),
         max_steps=ode.max_steps,
         throw=False,
+        **extra,
     )
+
+
+def _solve_one(metric, posterior, base_point, velocity, ode: OdeSettings):
+    solution = solve_geodesic(metric, posterior, base_point, velocity, ode)
     point = solution.ys[0][-1]
     code = solution.result._value
     successful = (code == 0) & jnp.all(jnp.isfinite(point))

@@ -10,7 +10,7 @@ import jax
 import jax.numpy as jnp
 import optimistix as optx
 
-from geobayes.geometry.exponential_map import _SOLVERS, OdeSettings, _geodesic_vector_field
+from geobayes.geometry.exponential_map import OdeSettings, solve_geodesic
 from geobayes.geometry.metric import Metric
 
 #: Exp-map settings of the shots: two orders of magnitude below the default residual
@@ -187,20 +187,7 @@ def _shot_residual(velocity, args):
     of chasing an endpoint the solver never reached.
     """
     metric, posterior, base_point, target, ode = args
-    solution = diffrax.diffeqsolve(
-        diffrax.ODETerm(_geodesic_vector_field),
-        _SOLVERS[ode.solver](),
-        t0=0.0,
-        t1=1.0,
-        dt0=None,
-        y0=(base_point, velocity),
-        args=(metric, posterior),
-        stepsize_controller=diffrax.PIDController(rtol=ode.rtol, atol=ode.atol),
-        saveat=diffrax.SaveAt(t1=True),
-        max_steps=ode.max_steps,
-        adjoint=diffrax.ForwardMode(),
-        throw=False,
-    )
+    solution = solve_geodesic(metric, posterior, base_point, velocity, ode, adjoint=diffrax.ForwardMode())
     shot_ok = solution.result == diffrax.RESULTS.successful
     return jnp.where(shot_ok, solution.ys[0][-1] - target, jnp.nan)
 
