@@ -160,3 +160,14 @@ def test_rerun_after_editing_one_method_touches_only_its_jobs(tiny_run):
     assert approximations and all("/rla_b/" in path for path in approximations), approximations
     assert "map" not in counts and "reference" not in counts and "exact_reference" not in counts
     assert "figure_banana" not in counts  # it shows RLA-F only
+
+
+def test_dag_and_library_agree_on_the_closed_form_targets():
+    """common.smk decides exact vs NUTS references without importing the library; its list
+    must be the library's (otherwise a target would get the wrong reference)."""
+    from geobayes.pipeline.posteriors import CLOSED_FORM_TARGETS
+
+    text = (REPO / "workflow" / "rules" / "common.smk").read_text()
+    match = re.search(r"^CLOSED_FORM_MODELS = \(([^)]*)\)", text, re.M)
+    assert match, "CLOSED_FORM_MODELS not found in common.smk"
+    assert tuple(re.findall(r'"(\w+)"', match.group(1))) == CLOSED_FORM_TARGETS

@@ -243,6 +243,7 @@ rule reproduction_report:
     params:
         scale=lambda wildcards: scale(),
         exact_draws=config["reference"]["exact_draws"],
+        logreg_anchor=LOGREG["anchors"][0],
     log:
         "logs/report/reproduction_report.log",
     benchmark:

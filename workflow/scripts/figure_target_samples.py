@@ -32,7 +32,10 @@ with logged_to(smk.log[0]) as log:
     setting, experiment = split_posterior_name(name)
     target = build_posterior(name, smk.input.data or None, smk.params.model)
     settings = PLOT_SETTINGS.get(experiment, {})
-    xlim, ylim, levels = settings.get(setting, settings.get(None, ((-5, 5), (-5, 5), None)))
+    if setting not in settings and None not in settings:
+        raise ValueError(f"{name}: no plot window and contour levels for {experiment!r} setting {setting!r} "
+                         f"in PLOT_SETTINGS of {__file__}")
+    xlim, ylim, levels = settings.get(setting, settings.get(None))
     if target.dim != 2:
         raise ValueError(f"{name}: sample panels need a 2-D target, got D = {target.dim}")
     summary = pd.read_csv(smk.input.summary)

@@ -33,7 +33,7 @@ def without_ela_t(long):
 with logged_to(smk.log[0]) as log:
     sections, flagged = [], 0
     logreg = pd.read_csv(smk.input.logreg_summary)
-    logreg = logreg[logreg["anchor"] == "euclidean"]
+    logreg = logreg[logreg["anchor"] == smk.params.logreg_anchor]
     table2 = without_ela_t(aggregate_long(logreg[logreg["method"] != "rla_ef"], KEYS, W_AND_T))
     banana = pd.read_csv(smk.input.banana_summary).assign(dataset="banana")
     banana["inputs"] = banana["anchor"]

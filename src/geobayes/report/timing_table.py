@@ -16,6 +16,10 @@ from geobayes.report.logreg_table import DATASET_LABELS, DATASET_ORDER, INPUTS_L
 
 __all__ = ["TIMING_COLUMNS", "timing_frame", "timing_table_latex"]
 
+#: Fields a timing record must have (rule ``time_sampling``).
+_RECORD_FIELDS = ("posterior", "method", "per_sample_s", "batched_s_per_sample", "ratio", "n_sequential",
+                  "n_batched", "failed_sequential", "failed_batched")
+
 #: Columns of :func:`timing_frame`.
 TIMING_COLUMNS = ("inputs", "dataset", "method", "per_sample_s", "batched_s_per_sample", "ratio",
                   "paper_s", "n_sequential", "n_batched", "failed_sequential", "failed_batched")
@@ -40,8 +44,7 @@ def timing_frame(records: Iterable[Mapping], paper: pd.DataFrame | None = None) 
     """
     rows = []
     for record in records:
-        missing = [k for k in TIMING_COLUMNS[3:] if k not in record and k not in ("paper_s",)]
-        missing += [k for k in ("posterior", "method") if k not in record]
+        missing = [k for k in _RECORD_FIELDS if k not in record]
         if missing:
             raise ValueError(f"timing record of {record.get('posterior', '?')} lacks {missing}")
         setting, model = record["posterior"].split("-")
@@ -49,7 +52,7 @@ def timing_frame(records: Iterable[Mapping], paper: pd.DataFrame | None = None) 
             raise ValueError(f"timing record names {record['posterior']!r}, not a logistic regression")
         dataset, inputs = setting.rsplit("_", 1)
         rows.append({"inputs": inputs, "dataset": dataset, "method": record["method"],
-                     **{k: record[k] for k in TIMING_COLUMNS[3:] if k != "paper_s"}})
+                     **{k: record[k] for k in _RECORD_FIELDS[2:]}})
     if not rows:
         raise ValueError("no timing records")
     frame = pd.DataFrame(rows)
