@@ -24,9 +24,11 @@ include: "workflow/rules/approximate.smk"
 include: "workflow/rules/evaluate.smk"
 include: "workflow/rules/timing.smk"
 include: "workflow/rules/report.smk"
+include: "workflow/rules/wrapped_gaussian.smk"
 
 
 rule all:
     default_target: True
     input:
         final_targets(),
+        hartmann_targets(),

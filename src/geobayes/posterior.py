@@ -56,6 +56,23 @@ class Posterior(Target):
         """Fisher metric at ``theta`` (Yu et al. 2024, Eq. (3)), shape (D, D)."""
         return self.model.fisher(theta, self.data)
 
+    @property
+    def family(self) -> eqx.Module:
+        """The model's likelihood family."""
+        return self.model.family
+
+    def embed(self, theta: jax.Array) -> jax.Array:
+        """``h(theta)`` on this data set."""
+        return self.model.embedding(theta, self.data)
+
+    def prior_covariance(self) -> jax.Array | None:
+        """The model prior's covariance (None for a flat prior)."""
+        return self.model.prior.covariance(self.dim)
+
+    def whitening(self) -> jax.Array | None:
+        """The prior's Cholesky factor for dense (kernel) priors, else None."""
+        return self.model.prior.whitening(self.dim)
+
     def fisher_christoffel(self, theta: jax.Array, v: jax.Array) -> jax.Array:
         """``Gamma(v, v)`` of the Fisher metric: the model's closed form (``fisher_christoffel``)
         where it has one, otherwise the generic autodiff contraction."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import zlib
 
 import jax
+import numpy as np
 
 
 def stable_int(label: str | int) -> int:
@@ -39,3 +40,13 @@ def derive_key(seed: int, *labels: str | int) -> jax.Array:
     for label in labels:
         key = jax.random.fold_in(key, stable_int(label))
     return key
+
+
+def derive_seed(seed: int, *labels: str | int) -> int:
+    """Integer seed for NumPy generators (data subsets, simulated data sets) of one step.
+
+    ``numpy.random.SeedSequence`` of the configured seed and the labels (through
+    :func:`stable_int`), so it depends only on them, like :func:`derive_key`.
+    """
+    entropy = [int(seed)] + [stable_int(label) for label in labels]
+    return int(np.random.SeedSequence(entropy).generate_state(1)[0])

@@ -46,6 +46,27 @@ class Target(eqx.Module):
         """Fisher metric at ``theta``, shape (D, D) (Yu et al. 2024, Eq. (3))."""
         raise NotImplementedError(f"{self.name}: this target defines no Fisher metric")
 
+    @property
+    def family(self) -> eqx.Module:
+        """Likelihood family of the contrast description (Hartmann et al. 2026, Sec. 4)."""
+        raise NotImplementedError(
+            f"{self.name}: this target has no likelihood family / embedding description, which "
+            "the closed-form wrapped Gaussian needs"
+        )
+
+    def embed(self, theta: jax.Array) -> jax.Array:
+        """``h(theta)``: the parameters of :attr:`family` (the imbedding of Hartmann et al.)."""
+        raise NotImplementedError(f"{self.name}: this target has no embedding")
+
+    def prior_covariance(self) -> jax.Array | None:
+        """``Sigma_pi`` of the Gaussian prior, shape (D, D), or None for a flat prior."""
+        raise NotImplementedError(f"{self.name}: this target has no prior description")
+
+    def whitening(self) -> jax.Array | None:
+        """Lower-triangular ``L`` such that ``theta = L z`` is a better-conditioned coordinate
+        for NUTS and the MAP search (the non-centred parametrisation), or None."""
+        return None
+
     def fisher_christoffel(self, theta: jax.Array, v: jax.Array) -> jax.Array:
         """Christoffel contraction ``Gamma(v, v)`` of :meth:`fisher`; generic autodiff by default."""
         return christoffel_contraction(self.fisher, theta, v)

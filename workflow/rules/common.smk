@@ -14,7 +14,22 @@ TIMING = config["timing"]
 ENV = "../envs/geobayes.yaml"
 # Models whose targets are closed-form: no data file, exact i.i.d. draws as the reference
 # (mirrors geobayes.pipeline.posteriors.CLOSED_FORM_TARGETS; a test keeps them equal).
-CLOSED_FORM_MODELS = ("gaussian", "squiggle", "funnel")
+CLOSED_FORM_MODELS = ("gaussian", "squiggle", "funnel", "rosenbrock")
+WG_TIMING = config["wg_timing"]
+
+
+def _model_experiments():
+    """Model name -> experiment: an experiment's `models` key, or its own name."""
+    owners = {}
+    for experiment, options in EXPERIMENTS.items():
+        for model in options.get("models", [experiment]):
+            if model in owners:
+                raise ValueError(f"model {model!r} is listed by experiments {owners[model]!r} and {experiment!r}")
+            owners[model] = experiment
+    return owners
+
+
+MODEL_EXPERIMENT = _model_experiments()
 
 
 def logreg_posteriors(datasets=None, inputs=None):
@@ -37,12 +52,31 @@ def experiment_posteriors(experiment):
         return ["neal-funnel"]
     if experiment == "banana":
         return ["yu2024-banana"]
+    # Hartmann et al. (2026)
+    if experiment == "glm":
+        return [f"{d}-{m}" for m in options["models"] for d in options["datasets"]]
+    if experiment == "synthetic":
+        return [f"n{n}-{m}" for m in options["models"] for n in options["sizes"]]
+    if experiment == "usps":
+        return [usps_posterior()]
+    if experiment == "growth":
+        return ["sharp2022-growth"]
+    if experiment in ("rosenbrock", "lingauss"):
+        return [f"hartmann-{experiment}"]
     raise ValueError(f"unknown experiment {experiment!r}")
 
 
+def usps_posterior():
+    """Name of the USPS posterior, e.g. usps357-multigp."""
+    return "usps" + "".join(str(d) for d in EXPERIMENTS["usps"]["digits"]) + "-multigp"
+
+
 def experiment_of(posterior):
-    """Experiment (= model part) of a posterior name."""
-    return posterior.split("-")[1]
+    """Experiment of a posterior name: the one whose models include the name's model part."""
+    model = posterior.split("-")[1]
+    if model not in MODEL_EXPERIMENT:
+        raise ValueError(f"posterior {posterior!r}: no experiment lists model {model!r}")
+    return MODEL_EXPERIMENT[model]
 
 
 def posterior_methods(posterior):
@@ -57,7 +91,8 @@ def posterior_methods(posterior):
 
 def all_methods():
     """Every method name used anywhere in the configuration (for wildcard constraints)."""
-    names = {m for options in EXPERIMENTS.values() for m in options["methods"]} | set(TIMING["methods"])
+    names = ({m for options in EXPERIMENTS.values() for m in options["methods"]} | set(TIMING["methods"])
+             | set(WG_TIMING["methods"]))
     if LOGREG["empirical_fisher_datasets"]:
         names.add("rla_ef")
     return sorted(names)
@@ -112,25 +147,44 @@ def library_closure(*roots):
     return sorted(str(p) for p in seen)
 
 
-def prepared_data(wildcards):
-    """Prepared data file of a posterior <dataset>-<model> (none for closed-form targets)."""
-    dataset, model = wildcards.posterior.split("-")
+def posterior_data_file(posterior):
+    """Prepared data file of a posterior <dataset>-<model> (None for closed-form targets).
+
+    Table 1 of Hartmann et al. shares one subset between the Bernoulli and Poisson models:
+    data/prepared/glm/<dataset>_{regression,gp}.npz."""
+    dataset, model = posterior.split("-")
     if model in CLOSED_FORM_MODELS:
-        return []
-    return f"data/prepared/{model}/{dataset}.npz"
+        return None
+    experiment = experiment_of(posterior)
+    if experiment == "glm":
+        return f"data/prepared/glm/{dataset}_{'gp' if model.endswith('gp') else 'regression'}.npz"
+    if experiment == "synthetic":
+        return f"data/prepared/synthetic/{dataset}_{model}.npz"
+    return f"data/prepared/{experiment}/{dataset}.npz"
+
+
+def prepared_data(wildcards):
+    """`posterior_data_file` as a rule input (an empty list for closed-form targets)."""
+    path = posterior_data_file(wildcards.posterior)
+    return [] if path is None else path
 
 
 def model_options(wildcards):
     """Experiment config slice of a posterior's model."""
-    return config["experiments"][wildcards.posterior.split("-")[1]]
+    return config["experiments"][experiment_of(wildcards.posterior)]
+
+
+#: Method-specific blocks of the `approximation` config slice and the one method each reaches.
+METHOD_SPECIFIC_SETTINGS = {"log_map": "rla_blog", "wrapped_gaussian": "wg"}
 
 
 def method_settings(method):
     """The `approximation` config slice one method uses: the log-map settings reach RLA-BLog
-    only, so editing them reruns exactly its jobs."""
+    only and the least-squares settings WG only, so editing them reruns exactly those jobs."""
     settings = dict(config["approximation"])
-    if method != "rla_blog":
-        settings.pop("log_map", None)
+    for block, owner in METHOD_SPECIFIC_SETTINGS.items():
+        if method != owner:
+            settings.pop(block, None)
     return settings
 
 

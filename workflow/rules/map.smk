@@ -3,7 +3,7 @@
 rule map:
     input:
         data=prepared_data,
-        code=library_closure("optimize.map_estimate", "optimize.anchors", "pipeline.posteriors"),
+        code=library_closure("optimize.map_estimate", "optimize.anchors", "pipeline.posteriors", "whitened_target"),
     output:
         npz="results/map/{posterior}/{anchor}.npz",
         json="results/map/{posterior}/{anchor}.json",

@@ -4,7 +4,7 @@ rule reference:
     input:
         data=prepared_data,
         map="results/map/{posterior}/euclidean.npz",
-        code=library_closure("samplers.nuts", "samplers.reference", "pipeline.posteriors"),
+        code=library_closure("samplers.nuts", "samplers.reference", "pipeline.posteriors", "whitened_target"),
     output:
         npz=maybe_protected("results/reference/{posterior}/nuts.npz"),
         json=maybe_protected("results/reference/{posterior}/nuts.json"),

@@ -28,9 +28,11 @@ with logged_to(smk.log[0]) as log:
         fitted = get_method(method).fit(posterior, cfg, key, mode=mode)
     with clock.time("sample"):
         draws = jax.block_until_ready(fitted.approximation.sample(key, cfg["samples"]))
-    summary = summarise_draws(draws, cfg["evaluations_per_step"])
+    # T counts solver steps x evaluations per step: 6 for Dopri5; a method may set its own.
+    per_step = getattr(get_method(method), "EVALUATIONS_PER_STEP", cfg["evaluations_per_step"])
+    summary = summarise_draws(draws, per_step)
     print(f"{method} at the {anchor} MAP, rep {rep}: {summary}", file=log)
-    save_npz(smk.output.npz, mode=np.asarray(mode), **{k: np.asarray(v) for k, v in draws._asdict().items()})
+    save_npz(smk.output.npz, mode=np.asarray(mode), **{k: np.asarray(v) for k, v in draws.arrays().items()})
     save_json(smk.output.json, sidecar("approximation", {"approximation": cfg, "model": smk.params.model},
                                        device, clock.timings, posterior=posterior.name, anchor=anchor,
                                        method=method, repetition=rep, seed=smk.params.seed, **summary))

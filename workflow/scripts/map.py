@@ -4,6 +4,8 @@ The Euclidean anchor maximises the log posterior, the Hausdorff anchor
 log posterior - 1/2 log det Fisher (Yu et al. 2024, Sec. 4.3.1).
 """
 
+import dataclasses
+
 import numpy as np
 
 from geobayes.io import save_json, save_npz
@@ -12,6 +14,7 @@ from geobayes.pipeline.device import use_device
 from geobayes.pipeline.posteriors import build_posterior
 from geobayes.pipeline.step import Stopwatch, logged_to, sidecar
 from geobayes.random import derive_key
+from geobayes.whitened_target import whitened
 
 smk = snakemake  # noqa: F821
 
@@ -20,12 +23,20 @@ with logged_to(smk.log[0]) as log:
     anchor = smk.wildcards.anchor
     posterior = build_posterior(smk.wildcards.posterior, smk.input.data or None, smk.params.model)
     cfg, clock = smk.params.map, Stopwatch()
+    # Near-singular kernel priors: search in the whitened coordinates theta = L z.
+    white = whitened(posterior) if anchor == "euclidean" else None
     with clock.time("map"):
         estimate = find_map(
-            anchor_objective(anchor), posterior, posterior.dim,
+            anchor_objective(anchor), posterior if white is None else white, posterior.dim,
             derive_key(smk.params.seed, "map", posterior.name, anchor),
             restarts=cfg["restarts"], max_steps=cfg["max_steps"], rtol=cfg["rtol"], atol=cfg["atol"],
         )
+    if white is not None:
+        print("searched in whitened coordinates theta = L z (L: Cholesky factor of the prior)", file=log)
+        estimate = dataclasses.replace(
+            estimate, position=white.to_theta(estimate.position),
+            restarts={**estimate.restarts, "start": white.to_theta(estimate.restarts["start"]),
+                      "end": white.to_theta(estimate.restarts["end"])})
     print(f"{anchor} MAP {estimate.position} objective {estimate.logdensity:.6f}, "
           f"converged={estimate.converged}", file=log)
     if not estimate.converged:

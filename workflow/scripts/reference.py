@@ -1,5 +1,7 @@
 """NUTS reference of one posterior with posteriordb-style diagnostics and checks."""
 
+import dataclasses
+
 import jax.numpy as jnp
 
 from geobayes.io import load_npz
@@ -9,6 +11,7 @@ from geobayes.pipeline.step import Stopwatch, logged_to, sidecar
 from geobayes.random import derive_key
 from geobayes.samplers.nuts import NutsConfig, run_nuts
 from geobayes.samplers.reference import ReferenceChecks, save_reference
+from geobayes.whitened_target import whitened
 
 smk = snakemake  # noqa: F821
 with logged_to(smk.log[0]) as log:
@@ -18,11 +21,19 @@ with logged_to(smk.log[0]) as log:
     checks = ReferenceChecks(**cfg.pop("checks"))
     cfg.pop("protect", None)
     clock = Stopwatch()
+    start = jnp.asarray(load_npz(smk.input.map)["position"])
+    # Near-singular kernel priors: NUTS runs in the whitened coordinates theta = L z.
+    white = whitened(posterior)
     with clock.time("nuts"):
         reference = run_nuts(
-            posterior, NutsConfig(**cfg), derive_key(smk.params.seed, "reference", posterior.name),
-            jnp.asarray(load_npz(smk.input.map)["position"]), checks=checks, seed=smk.params.seed,
+            posterior if white is None else white, NutsConfig(**cfg),
+            derive_key(smk.params.seed, "reference", posterior.name),
+            start if white is None else white.to_z(start), checks=checks, seed=smk.params.seed,
         )
+    if white is not None:
+        print("NUTS ran in whitened coordinates theta = L z; diagnostics refer to z", file=log)
+        reference = dataclasses.replace(reference, draws=white.to_theta(reference.draws),
+                                        method_args={**reference.method_args, "whitened": True})
     print(f"{reference.draws.shape[0]} draws; checks {reference.checks}", file=log)
     extra = sidecar("reference", {"reference": smk.params.reference, "model": smk.params.model},
                     device, clock.timings, posterior=posterior.name)

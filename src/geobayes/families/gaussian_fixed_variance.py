@@ -12,6 +12,7 @@ class GaussianFixedVariance(eqx.Module):
 
     Its Fisher information ``1 / noise_variance`` does not depend on ``mu``, so with a linear
     embedding and a Gaussian prior the Fisher metric is constant (Yu et al. 2024, Theorem 1).
+    The symmetrised KL is ``|mu1 - mu2|^2 / noise_variance`` (Hartmann et al. 2026, Sec. 5.3).
     """
 
     noise_variance: float = 1.0
@@ -37,3 +38,12 @@ class GaussianFixedVariance(eqx.Module):
     def fisher_information(self, mu: jax.Array) -> jax.Array:
         """Per-observation Fisher information ``1 / noise_variance``, shape (N,)."""
         return jnp.full(mu.shape, 1.0 / self.noise_variance)
+
+    def symmetrised_kl(self, mu1: jax.Array, mu2: jax.Array) -> jax.Array:
+        """``KL(1||2) + KL(2||1) = |mu1 - mu2|^2 / noise_variance``."""
+        r = mu1 - mu2
+        return jnp.sum(r * r) / self.noise_variance
+
+    def pullback_fisher(self, mu: jax.Array, jac: jax.Array) -> jax.Array:
+        """``J^T J / noise_variance`` for ``J = d mu / d theta`` of shape (N, D)."""
+        return jac.T @ jac / self.noise_variance

@@ -11,7 +11,7 @@ from types import ModuleType
 
 from geobayes.methods.base import ApproximateDraws, FitResult, summarise_draws
 
-METHOD_NAMES = ("ela", "rla_b", "rla_blog", "rla_f", "rla_ef")
+METHOD_NAMES = ("ela", "rla_b", "rla_blog", "rla_f", "rla_ef", "wg")
 
 
 def get_method(name: str) -> ModuleType:

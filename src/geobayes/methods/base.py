@@ -21,12 +21,20 @@ class ApproximateDraws(NamedTuple):
         Per-sample solver result code (0 = success), shape (n,).
     num_steps
         Per-sample solver steps (0 for closed-form samplers), shape (n,).
+    residual
+        Per-sample residual of an inversion (the closed-form wrapped Gaussian's
+        ``|Log(theta) - V|_inf``), shape (n,); None for methods without one.
     """
 
     theta: jax.Array
     successful: jax.Array
     result_code: jax.Array
     num_steps: jax.Array
+    residual: jax.Array | None = None
+
+    def arrays(self) -> dict:
+        """The fields that are set, as a name -> array dict (for saving)."""
+        return {k: v for k, v in self._asdict().items() if v is not None}
 
 
 class FitResult(NamedTuple):
@@ -45,7 +53,12 @@ def summarise_draws(draws: ApproximateDraws, evaluations_per_step: int) -> dict:
     steps = np.asarray(draws.num_steps)
     ok = np.asarray(draws.successful)
     codes, counts = np.unique(np.asarray(draws.result_code), return_counts=True)
+    residual = {}
+    if draws.residual is not None and steps.size:
+        r = np.asarray(draws.residual)
+        residual = {"median_residual": float(np.median(r)), "max_residual": float(np.max(r))}
     return {
+        **residual,
         "n_samples": int(ok.size),
         "n_failed": int(ok.size - ok.sum()),
         "failed_fraction": float(1.0 - ok.mean()) if ok.size else 0.0,

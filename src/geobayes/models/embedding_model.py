@@ -7,7 +7,6 @@ import jax
 import jax.numpy as jnp
 
 from geobayes.dataset import Dataset
-from geobayes.models.gaussian_prior import GaussianPrior
 
 
 class EmbeddingModel(eqx.Module):
@@ -22,10 +21,11 @@ class EmbeddingModel(eqx.Module):
     """
 
     family: eqx.AbstractVar[eqx.Module]
-    prior: eqx.AbstractVar[GaussianPrior]
+    prior: eqx.AbstractVar[eqx.Module]
 
     def embedding(self, theta: jax.Array, data: Dataset) -> jax.Array:
-        """Parameters ``h(theta)`` of the likelihood family, one per observation, shape (N,)."""
+        """Parameters ``h(theta)`` of the likelihood family (shape (N,) for one scalar parameter
+        per observation; the family defines the shape)."""
         raise NotImplementedError
 
     def log_likelihood(self, theta: jax.Array, data: Dataset) -> jax.Array:
@@ -46,9 +46,9 @@ class EmbeddingModel(eqx.Module):
 
         Yu et al. (2024), Eq. (3) with the pullback form of Supp. 14.2.
         """
-        jac = jax.jacfwd(self.embedding)(theta, data)  # (N, D)
-        info = self.family.fisher_information(self.embedding(theta, data))  # (N,)
-        g = jac.T @ (info[:, None] * jac) + self.prior.precision(theta.shape[0])
+        jac = jax.jacfwd(self.embedding)(theta, data)  # (*params, D)
+        g = self.family.pullback_fisher(self.embedding(theta, data), jac)
+        g = g + self.prior.precision(theta.shape[0])
         return 0.5 * (g + g.T)
 
     def fisher(self, theta: jax.Array, data: Dataset) -> jax.Array:

@@ -32,3 +32,12 @@ class GaussianPrior(eqx.Module):
     def precision(self, dim: int) -> jax.Array:
         """Precision matrix ``I / variance``, shape (dim, dim); equals ``-Hessian`` of the log prior."""
         return jnp.eye(dim) / self.variance
+
+    def covariance(self, dim: int) -> jax.Array:
+        """Covariance ``variance * I``, shape (dim, dim) (the ``Sigma_pi`` of Hartmann et al.
+        2026, Eq. (15))."""
+        return self.variance * jnp.eye(dim)
+
+    def whitening(self, dim: int) -> None:
+        """No reparametrisation needed: an isotropic prior is already well scaled."""
+        return None

@@ -21,7 +21,7 @@ class LinearGaussianRegression(EmbeddingModel):
     """
 
     family: GaussianFixedVariance = eqx.field(default_factory=GaussianFixedVariance)
-    prior: GaussianPrior = eqx.field(default_factory=GaussianPrior)
+    prior: eqx.Module = eqx.field(default_factory=GaussianPrior)
 
     def embedding(self, theta: jax.Array, data: Dataset) -> jax.Array:
         """Means ``X theta``."""

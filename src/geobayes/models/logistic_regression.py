@@ -22,7 +22,7 @@ class LogisticRegression(EmbeddingModel):
     """
 
     family: Bernoulli = eqx.field(default_factory=Bernoulli)
-    prior: GaussianPrior = eqx.field(default_factory=GaussianPrior)
+    prior: eqx.Module = eqx.field(default_factory=GaussianPrior)
 
     def embedding(self, theta: jax.Array, data: Dataset) -> jax.Array:
         """Logits ``X theta``."""

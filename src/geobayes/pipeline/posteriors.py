@@ -12,35 +12,65 @@ from __future__ import annotations
 
 import os
 
-from geobayes.data.logreg import load_prepared
+import numpy as np
+import scipy.linalg
+
 from geobayes.dataset import Dataset
+from geobayes.families import Bernoulli, Categorical, GaussianFixedVariance, Poisson
+from geobayes.io import load_npz
 from geobayes.models import MODELS
+from geobayes.models.dense_gaussian_prior import DenseGaussianPrior
 from geobayes.models.gaussian_prior import GaussianPrior
+from geobayes.models.kernels import squared_exponential_kernel
 from geobayes.posterior import Posterior, split_posterior_name
 from geobayes.target import Target
-from geobayes.targets import Funnel, IsotropicGaussian, Squiggle
+from geobayes.targets import Funnel, IsotropicGaussian, Rosenbrock, Squiggle
 
 #: Model names whose targets are closed-form (no data file; exact samples as reference).
-CLOSED_FORM_TARGETS = ("gaussian", "squiggle", "funnel")
+CLOSED_FORM_TARGETS = ("gaussian", "squiggle", "funnel", "rosenbrock")
+
+#: Latent-GP models of Hartmann et al. (2026), Table 1, and their likelihood families.
+GP_FAMILIES = {"berngp": Bernoulli, "poisgp": Poisson}
+
+#: Regression models whose prior covariance is stored in the data file (Fig. 1: Wishart draws).
+FILE_PRIOR_MODELS = ("synthbern", "synthpois")
 
 
-def build_model(model_name: str, options: dict):
+def build_model(model_name: str, options: dict, arrays: dict | None = None):
     """Instantiate the registered model ``model_name`` from its experiment config slice.
 
     Parameters
     ----------
     model_name
-        A key of :data:`geobayes.models.MODELS` (e.g. ``logreg``, ``banana``).
+        A key of :data:`geobayes.models.MODELS` (e.g. ``logreg``, ``banana``, ``berngp``).
     options
         The experiment's config slice (e.g. ``experiments.logreg``); ``prior_variance`` sets
-        the Gaussian prior, ``noise_std`` the banana's observation noise.
+        the isotropic Gaussian prior, ``noise_std`` the banana's observation noise, ``kernel``
+        the latent-GP prior (``variance``, ``lengthscale``, relative ``jitter``).
+    arrays
+        The prepared data file's arrays: the GP kernels are built on its inputs ``X``, and the
+        Fig. 1 regressions read their Wishart-drawn ``prior_covariance`` from it.
     """
     if model_name not in MODELS:
         raise KeyError(f"unknown model {model_name!r}; known: {', '.join(sorted(MODELS))}")
+    cls = MODELS[model_name]
+    if model_name in GP_FAMILIES or model_name == "multigp":
+        kernel = options["kernel"]
+        K = squared_exponential_kernel(arrays["X"], variance=float(kernel["variance"]),
+                                       lengthscale=float(kernel["lengthscale"]), jitter=float(kernel["jitter"]))
+        if model_name == "multigp":
+            classes = len(options["digits"])
+            prior = DenseGaussianPrior(scipy.linalg.block_diag(*[K] * (classes - 1)))
+            return cls(n_classes=classes, prior=prior, family=Categorical())
+        return cls(family=GP_FAMILIES[model_name](), prior=DenseGaussianPrior(K))
+    if model_name in FILE_PRIOR_MODELS:
+        return cls(prior=DenseGaussianPrior(arrays["prior_covariance"]))
     prior = GaussianPrior(variance=float(options.get("prior_variance", 100.0)))
     if model_name == "banana":
-        return MODELS[model_name](prior=prior, noise_variance=float(options["noise_std"]) ** 2)
-    return MODELS[model_name](prior=prior)
+        return cls(prior=prior, noise_variance=float(options["noise_std"]) ** 2)
+    if model_name == "lingauss":
+        return cls(prior=prior, family=GaussianFixedVariance(float(options["noise_variance"])))
+    return cls(prior=prior)
 
 
 def build_closed_form_target(name: str, options: dict) -> Target:
@@ -68,6 +98,9 @@ def build_closed_form_target(name: str, options: dict) -> Target:
         return Squiggle(name=name, a=float(options["a"]), variances=tuple(float(s) for s in variances[setting]))
     if model == "funnel":
         return Funnel(name=name, sigma=float(options["sigma"]))
+    if model == "rosenbrock":
+        return Rosenbrock(name=name, a=float(options["a"]), b=float(options["b"]),
+                          covariance=tuple(float(c) for c in options["covariance"]))
     raise ValueError(f"{name}: {model!r} is not a closed-form target ({', '.join(CLOSED_FORM_TARGETS)})")
 
 
@@ -81,5 +114,10 @@ def build_posterior(name: str, data_path: str | os.PathLike[str] | None, options
         return build_closed_form_target(name, options)
     if data_path is None:
         raise ValueError(f"{name}: the {model_name!r} model needs a prepared data file")
-    prepared = load_prepared(data_path)
-    return Posterior(name, build_model(model_name, options), Dataset(prepared.X, prepared.y))
+    arrays = load_npz(data_path)
+    missing = sorted({"X", "y"} - set(arrays))
+    if missing:
+        raise ValueError(f"{data_path}: not a prepared data file; missing arrays {missing}")
+    model = build_model(model_name, options, arrays)
+    return Posterior(name, model, Dataset(np.asarray(arrays["X"], dtype=np.float64),
+                                          np.asarray(arrays["y"], dtype=np.float64)))

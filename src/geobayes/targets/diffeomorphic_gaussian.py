@@ -8,6 +8,7 @@ import equinox as eqx
 import jax
 import jax.numpy as jnp
 
+from geobayes.families.gaussian_fixed_covariance import GaussianFixedCovariance
 from geobayes.target import Target
 
 
@@ -92,6 +93,20 @@ class DiffeomorphicGaussian(Target):
 
         _, second_derivative = jax.jvp(directional_derivative, (theta,), (v,))
         return jnp.linalg.solve(self.to_gaussian_jacobian(theta), second_derivative)
+
+    @property
+    def family(self) -> GaussianFixedCovariance:
+        """``N(psi | 0, diag S)`` read as a Gaussian family in its mean ``psi`` (Hartmann et al.
+        2026, Sec. 5.3 and App. C.2: squiggle, Rosenbrock, funnel with a flat prior)."""
+        return GaussianFixedCovariance(jnp.diag(self.gaussian_variances))
+
+    def embed(self, theta: jax.Array) -> jax.Array:
+        """The imbedding ``h = psi``."""
+        return self.to_gaussian(theta)
+
+    def prior_covariance(self) -> None:
+        """Flat prior (``Sigma_pi = diag(inf)``): the density is ``N(psi | 0, S) |det J|``."""
+        return None
 
     def sample_exact(self, key: jax.Array, n: int) -> jax.Array:
         """``n`` i.i.d. draws ``theta = phi(psi)``, ``psi ~ N(0, diag S)``, shape (n, D)."""

@@ -1,0 +1,36 @@
+"""Latent Gaussian-process models: one latent value per observation (``h = identity``)."""
+
+from __future__ import annotations
+
+import equinox as eqx
+import jax
+
+from geobayes.dataset import Dataset
+from geobayes.models.embedding_model import EmbeddingModel
+
+
+class LatentGaussianProcess(EmbeddingModel):
+    """``y_n ~ family(theta_n)``, ``theta ~ N(0, K)`` with ``K`` a kernel on the inputs.
+
+    Hartmann et al. (2026), Sec. 5.2 and Table 1 ("GLM"): the imbedding ``X = I_n`` gives one
+    natural parameter per observation, i.e. GP classification (Bernoulli) or a log-Gaussian
+    Poisson model; ``D = N``.
+
+    Parameters
+    ----------
+    family
+        :class:`~geobayes.families.Bernoulli` or :class:`~geobayes.families.Poisson`.
+    prior
+        :class:`~geobayes.models.dense_gaussian_prior.DenseGaussianPrior` with the kernel matrix.
+    """
+
+    family: eqx.Module
+    prior: eqx.Module
+
+    def embedding(self, theta: jax.Array, data: Dataset) -> jax.Array:
+        """Natural parameters ``theta`` (identity)."""
+        return theta
+
+    def dim(self, data: Dataset) -> int:
+        """``D = N``: one latent per observation."""
+        return int(data.X.shape[0])

@@ -1,0 +1,40 @@
+"""Multi-class latent Gaussian process with a reference class (Hartmann et al. 2026, Fig. 2)."""
+
+from __future__ import annotations
+
+import equinox as eqx
+import jax
+
+from geobayes.dataset import Dataset
+from geobayes.families.categorical import Categorical
+from geobayes.models.embedding_model import EmbeddingModel
+
+
+class MultinomialGaussianProcess(EmbeddingModel):
+    """``y_n ~ Categorical(softmax(f_n1, ..., f_n(C-1), 0))``, ``f_c ~ N(0, K)`` independently.
+
+    Hartmann et al. (2026), Sec. 5.2 and Sec. 6 (USPS 3/5/7): ``theta = (f_1, ..., f_{C-1})``
+    stacked class by class, ``D = N (C - 1)``; the prior covariance is ``diag(K, ..., K)``.
+
+    Parameters
+    ----------
+    n_classes
+        ``C`` (the last class is the reference).
+    prior
+        Dense Gaussian prior with the block-diagonal covariance.
+    family
+        :class:`~geobayes.families.Categorical` (passed explicitly: equinox orders the fields
+        of the base class first).
+    """
+
+    n_classes: int = eqx.field(static=True)
+    prior: eqx.Module
+    family: Categorical
+
+    def embedding(self, theta: jax.Array, data: Dataset) -> jax.Array:
+        """Natural parameters, shape (N, C-1): column ``c`` is the latent function of class ``c``."""
+        return theta.reshape(self.n_classes - 1, data.X.shape[0]).T
+
+    def dim(self, data: Dataset) -> int:
+        """``D = N (C - 1)``."""
+        return int(data.X.shape[0] * (self.n_classes - 1))

@@ -1,0 +1,326 @@
+# Hartmann et al. (2026), closed-form wrapped Gaussians: data, timing, tables, figures and the
+# reproduction report. MAP, NUTS reference, approximations and evaluation are the shared rules.
+
+GLM = EXPERIMENTS["glm"]
+HARTMANN_TIMED = [p for e in WG_TIMING["experiments"] for p in experiment_posteriors(e)]
+
+
+def hartmann_data_file(wildcards):
+    """Raw registered file of a prepared Hartmann data set."""
+    return f"data/raw/{EXPERIMENTS['growth']['file']}"
+
+
+rule prepare_glm:
+    input:
+        raw="data/raw/logreg/{dataset}.npy",
+        code=library_closure("data.glm_subsets", "data.logreg", "random"),
+    output:
+        "data/prepared/glm/{dataset}_{kind}.npz",
+    params:
+        glm=GLM,
+        seed=config["seed"],
+    wildcard_constraints:
+        kind="regression|gp",
+    log:
+        "logs/prepare/glm/{dataset}_{kind}.log",
+    benchmark:
+        "logs/benchmarks/prepare/glm/{dataset}_{kind}.tsv"
+    resources:
+        mem_mb=500,
+        runtime=5,
+    threads: 1
+    conda:
+        ENV
+    script:
+        "../scripts/prepare_glm.py"
+
+
+rule prepare_synthetic:
+    input:
+        code=library_closure("data.synthetic_regression", "random"),
+    output:
+        "data/prepared/synthetic/n{n}_{model}.npz",
+    params:
+        synthetic=EXPERIMENTS["synthetic"],
+        seed=config["seed"],
+    wildcard_constraints:
+        n=r"\d+",
+        model="synthbern|synthpois",
+    log:
+        "logs/prepare/synthetic/n{n}_{model}.log",
+    benchmark:
+        "logs/benchmarks/prepare/synthetic/n{n}_{model}.tsv"
+    resources:
+        mem_mb=500,
+        runtime=5,
+    threads: 1
+    conda:
+        ENV
+    script:
+        "../scripts/prepare_synthetic.py"
+
+
+rule prepare_usps:
+    input:
+        raw="data/raw/usps/zip.train.gz",
+        code=library_closure("data.usps", "random"),
+    output:
+        f"data/prepared/usps/{usps_posterior().split('-')[0]}.npz",
+    params:
+        usps=EXPERIMENTS["usps"],
+        seed=config["seed"],
+    log:
+        "logs/prepare/usps.log",
+    benchmark:
+        "logs/benchmarks/prepare/usps.tsv"
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    threads: 1
+    conda:
+        ENV
+    script:
+        "../scripts/prepare_usps.py"
+
+
+rule prepare_growth:
+    input:
+        raw=hartmann_data_file,
+        code=library_closure("data.logistic_growth"),
+    output:
+        "data/prepared/growth/sharp2022.npz",
+    params:
+        file=EXPERIMENTS["growth"]["file"],
+    log:
+        "logs/prepare/growth.log",
+    benchmark:
+        "logs/benchmarks/prepare/growth.tsv"
+    resources:
+        mem_mb=500,
+        runtime=5,
+    threads: 1
+    conda:
+        ENV
+    script:
+        "../scripts/prepare_growth.py"
+
+
+rule prepare_lingauss:
+    input:
+        code=library_closure("data.linear_gaussian", "random"),
+    output:
+        "data/prepared/lingauss/hartmann.npz",
+    params:
+        lingauss=EXPERIMENTS["lingauss"],
+        seed=config["seed"],
+    log:
+        "logs/prepare/lingauss.log",
+    benchmark:
+        "logs/benchmarks/prepare/lingauss.tsv"
+    resources:
+        mem_mb=500,
+        runtime=5,
+    threads: 1
+    conda:
+        ENV
+    script:
+        "../scripts/prepare_lingauss.py"
+
+
+# WG vs LA vs RLA-F vs NUTS at equal sample counts, in one process (the paper's speed claim).
+rule time_wg:
+    input:
+        data=prepared_data,
+        map="results/map/{posterior}/euclidean.npz",
+        code=library_closure("metrics.sampling_time", "samplers.nuts", "pipeline.posteriors", "whitened_target",
+                             *[f"methods.{m}" for m in WG_TIMING["methods"]]),
+    output:
+        "results/timing_wg/{posterior}.json",
+    params:
+        timing=WG_TIMING,
+        approximation=lambda wildcards: {m: method_settings(m) for m in WG_TIMING["methods"]},
+        reference=reference_settings,
+        model=model_options,
+        seed=config["seed"],
+        device=config["device"],
+    log:
+        "logs/timing_wg/{posterior}.log",
+    benchmark:
+        "logs/benchmarks/timing_wg/{posterior}.tsv"
+    resources:
+        mem_mb=4000,
+        runtime=240,
+    threads: 2
+    conda:
+        ENV
+    script:
+        "../scripts/time_wg.py"
+
+
+rule table_wg_timing:
+    input:
+        timings=expand("results/timing_wg/{posterior}.json", posterior=HARTMANN_TIMED),
+        code=library_closure("report.wg_timing_table"),
+    output:
+        tex="tables/wg_timing.tex",
+        csv="tables/wg_timing.csv",
+    log:
+        "logs/report/table_wg_timing.log",
+    benchmark:
+        "logs/benchmarks/report/table_wg_timing.tsv"
+    resources:
+        mem_mb=500,
+        runtime=5,
+    threads: 1
+    conda:
+        ENV
+    script:
+        "../scripts/table_wg_timing.py"
+
+
+# Table 1: W2 to NUTS of WG and LA, ours beside the paper's.
+rule table_wg_glm:
+    input:
+        summary="results/summary/glm.csv",
+        paper=str(PAPER_VALUES / "hartmann2026_table1.csv"),
+        code=library_closure("report.wg_glm_table", "report.paper_values"),
+    output:
+        tex="tables/wg_glm.tex",
+        csv="tables/wg_glm.csv",
+    params:
+        scale=lambda wildcards: scale(),
+    log:
+        "logs/report/table_wg_glm.log",
+    benchmark:
+        "logs/benchmarks/report/table_wg_glm.tsv"
+    resources:
+        mem_mb=500,
+        runtime=5,
+    threads: 1
+    conda:
+        ENV
+    script:
+        "../scripts/table_wg_glm.py"
+
+
+def contour_inputs(posteriors):
+    """Data, MAP and reference files of the posteriors of a contour figure."""
+    def inputs(wildcards):
+        files = {}
+        for p in posteriors():
+            files[f"map_{p}"] = f"results/map/{p}/{EXPERIMENTS[experiment_of(p)]['anchors'][0]}.npz"
+            files[f"reference_{p}"] = f"results/reference/{p}/{reference_kind(p)}.npz"
+            data = posterior_data_file(p)
+            if data is not None:
+                files[f"data_{p}"] = data
+        return files
+    return inputs
+
+
+def synthetic_posteriors():
+    """Posteriors of Fig. 1 (every n x family)."""
+    return experiment_posteriors("synthetic")
+
+
+def shape_posteriors():
+    """Posteriors of Fig. 3: squiggle (Hartmann setting), Rosenbrock, funnel, Gaussian linear model."""
+    return ["hartmann-squiggle", "hartmann-rosenbrock", "neal-funnel", "hartmann-lingauss"]
+
+
+# Figs. 1 and 3: contours of the true posterior, WG and LA on a grid.
+rule figure_wg_contours:
+    input:
+        unpack(lambda wildcards: contour_inputs(synthetic_posteriors if wildcards.figure == "synthetic"
+                                                else shape_posteriors)(wildcards)),
+        code=library_closure("report.wg_contours", "methods.wg", "methods.ela", "pipeline.posteriors"),
+    output:
+        pdf="figures/wg_{figure}.pdf",
+        png="figures/wg_{figure}.png",
+    params:
+        posteriors=lambda wildcards: synthetic_posteriors() if wildcards.figure == "synthetic" else shape_posteriors(),
+        options=lambda wildcards: {p: EXPERIMENTS[experiment_of(p)] for p in
+                                   (synthetic_posteriors() if wildcards.figure == "synthetic" else shape_posteriors())},
+        approximation={"ela": method_settings("ela"), "wg": method_settings("wg")},
+    wildcard_constraints:
+        figure="synthetic|shapes",
+    log:
+        "logs/report/figure_wg_{figure}.log",
+    benchmark:
+        "logs/benchmarks/report/figure_wg_{figure}.tsv"
+    resources:
+        mem_mb=2000,
+        runtime=30,
+    threads: 1
+    conda:
+        ENV
+    script:
+        "../scripts/figure_wg_contours.py"
+
+
+# Figs. 2 and 4: scatter panels of WG, NUTS and LA samples with the MAP.
+rule figure_wg_scatter:
+    input:
+        wg=lambda wildcards: f"results/approximation/{scatter_posterior(wildcards.figure)}/euclidean/wg/seed0/samples.npz",
+        la=lambda wildcards: f"results/approximation/{scatter_posterior(wildcards.figure)}/euclidean/ela/seed0/samples.npz",
+        reference=lambda wildcards: f"results/reference/{scatter_posterior(wildcards.figure)}/nuts.npz",
+        summary=lambda wildcards: f"results/summary/{experiment_of(scatter_posterior(wildcards.figure))}.csv",
+        code=library_closure("report.wg_scatter"),
+    output:
+        pdf="figures/wg_{figure}.pdf",
+        png="figures/wg_{figure}.png",
+    params:
+        posterior=lambda wildcards: scatter_posterior(wildcards.figure),
+    wildcard_constraints:
+        figure="usps|growth",
+    log:
+        "logs/report/figure_wg_{figure}.log",
+    benchmark:
+        "logs/benchmarks/report/figure_wg_{figure}.tsv"
+    resources:
+        mem_mb=1000,
+        runtime=10,
+    threads: 1
+    conda:
+        ENV
+    script:
+        "../scripts/figure_wg_scatter.py"
+
+
+def scatter_posterior(figure):
+    """The posterior of Fig. 2 (usps) or Fig. 4 (growth)."""
+    return usps_posterior() if figure == "usps" else "sharp2022-growth"
+
+
+rule hartmann_report:
+    input:
+        glm_table="tables/wg_glm.csv",
+        usps_summary="results/summary/usps.csv",
+        growth_summary="results/summary/growth.csv",
+        paper=str(PAPER_VALUES / "hartmann2026_figures.csv"),
+        timing="tables/wg_timing.csv",
+        summaries=expand("results/summary/{experiment}.csv",
+                         experiment=["glm", "synthetic", "usps", "growth", "rosenbrock", "lingauss", "squiggle", "funnel"]),
+        deviations=str(REPO / "workflow" / "resources" / "hartmann2026_deviations.md"),
+        code=library_closure("report.hartmann_report"),
+    output:
+        "reports/hartmann2026_reproduction.md",
+    params:
+        scale=lambda wildcards: scale(),
+    log:
+        "logs/report/hartmann_report.log",
+    benchmark:
+        "logs/benchmarks/report/hartmann_report.tsv"
+    resources:
+        mem_mb=500,
+        runtime=5,
+    threads: 1
+    conda:
+        ENV
+    script:
+        "../scripts/hartmann_report.py"
+
+
+def hartmann_targets():
+    """Tables, figures and the report of Hartmann et al. (2026)."""
+    return ["tables/wg_glm.tex", "tables/wg_timing.tex", "figures/wg_synthetic.pdf", "figures/wg_shapes.pdf",
+            "figures/wg_usps.pdf", "figures/wg_growth.pdf", "reports/hartmann2026_reproduction.md"]

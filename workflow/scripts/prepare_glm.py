@@ -1,0 +1,26 @@
+"""Table 1 subsets of Hartmann et al. (2026): 30 % of the rows for the regressions (with an
+intercept), 100 rows for the latent GPs (no intercept). One subset per data set and kind,
+shared by the Bernoulli and Poisson models; the row indices and seed are stored."""
+
+from geobayes.data.glm_subsets import prepare_glm_subset, regression_subset_size, save_glm_subset, subset_indices
+from geobayes.data.logreg import load_logreg_raw
+from geobayes.pipeline.step import logged_to
+from geobayes.random import derive_seed
+
+smk = snakemake  # noqa: F821
+
+with logged_to(smk.log[0]) as log:
+    cfg, dataset, kind = smk.params.glm, smk.wildcards.dataset, smk.wildcards.kind
+    features, labels = load_logreg_raw(smk.input.raw)
+    n_total = labels.shape[0]
+    if kind == "regression":
+        size = regression_subset_size(n_total, float(cfg["regression_fraction"]))
+    else:
+        size = int(cfg["gp_points"])
+    seed = derive_seed(smk.params.seed, "glm_subset", dataset, kind)
+    indices = subset_indices(n_total, size, seed)
+    subset = prepare_glm_subset(features, labels, indices, standardise=bool(cfg["standardise"]),
+                                intercept=kind == "regression")
+    save_glm_subset(smk.output[0], subset)
+    print(f"{dataset} {kind}: {size} of {n_total} rows (numpy seed {seed}), X {subset.X.shape}, "
+          f"{int(subset.y.sum())} ones; indices {subset.indices.tolist()}", file=log)
