@@ -42,6 +42,14 @@ def test_lint_is_clean():
     assert "Congratulations" in result.stdout + result.stderr
 
 
+def hartmann_posteriors(experiments: dict) -> dict[str, int]:
+    """Posteriors per experiment of Hartmann et al. (2026), counted from the config."""
+    glm, synthetic = experiments["glm"], experiments["synthetic"]
+    return {"glm": len(glm["datasets"]) * len(glm["models"]),
+            "synthetic": len(synthetic["sizes"]) * len(synthetic["models"]),
+            "usps": 1, "growth": 1, "rosenbrock": 1, "lingauss": 1}
+
+
 def expected_runs(config: dict) -> int:
     """Approximation runs of a config: posterior x anchor x method x repetition, every experiment."""
     experiments, reps = config["experiments"], config["approximation"]["repetitions"]
@@ -49,7 +57,8 @@ def expected_runs(config: dict) -> int:
     n_logreg = len(logreg["datasets"]) * len(logreg["inputs"])
     n_empirical_fisher = len(logreg["empirical_fisher_datasets"]) * len(logreg["inputs"])
     posteriors = {"gaussian": len(experiments["gaussian"]["dims"]),
-                  "squiggle": len(experiments["squiggle"]["settings"]), "funnel": 1, "banana": 1}
+                  "squiggle": len(experiments["squiggle"]["settings"]), "funnel": 1, "banana": 1,
+                  **hartmann_posteriors(experiments)}
     runs = (n_logreg * len(logreg["methods"]) + n_empirical_fisher) * len(logreg["anchors"])
     for name, count in posteriors.items():
         runs += count * len(experiments[name]["anchors"]) * len(experiments[name]["methods"])
@@ -57,7 +66,8 @@ def expected_runs(config: dict) -> int:
 
 
 def test_paper_scale_dag_has_every_job():
-    """Dry-run of config/config.yaml: every experiment of Yu et al. (2024) at paper scale."""
+    """Dry-run of config/config.yaml: every experiment of Yu et al. (2024) and Hartmann et al.
+    (2026) at paper scale."""
     config = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
     logreg = config["experiments"]["logreg"]
     n_logreg = len(logreg["datasets"]) * len(logreg["inputs"])
@@ -65,19 +75,30 @@ def test_paper_scale_dag_has_every_job():
     shutil.rmtree(REPO / ".snakemake-dryrun", ignore_errors=True)
     assert result.returncode == 0, result.stderr
     counts = job_counts(result.stdout)
-    assert counts["download"] == len(logreg["datasets"])
+    hartmann = hartmann_posteriors(config["experiments"])
+    with_data = hartmann["glm"] + hartmann["synthetic"] + 3  # + usps, growth, lingauss
+    # logreg files, the USPS training split and the growth data
+    assert counts["download"] == len(logreg["datasets"]) + 2
     assert counts["prepare_logreg"] == n_logreg
-    # NUTS for the logistic regressions and the banana; exact draws for the closed-form targets.
-    assert counts["reference"] == n_logreg + 1
-    assert counts["exact_reference"] == 10 + 2 + 1
-    # Euclidean MAPs everywhere except squiggle and funnel; the banana also gets its Hausdorff MAP.
-    assert counts["map"] == n_logreg + 10 + 2 + 1 + 2
-    assert counts["approximate"] == counts["evaluate"] == expected_runs(config) == 540
+    assert counts["prepare_glm"] == 2 * len(config["experiments"]["glm"]["datasets"])
+    assert counts["prepare_synthetic"] == hartmann["synthetic"]
+    for rule in ("prepare_usps", "prepare_growth", "prepare_lingauss"):
+        assert counts[rule] == 1, rule
+    # NUTS for the posteriors with data; exact draws for the closed-form targets
+    # (10 Gaussians, 3 squiggles, the funnel and the Rosenbrock).
+    assert counts["reference"] == n_logreg + 1 + with_data
+    assert counts["exact_reference"] == 10 + 3 + 1 + 1
+    # Euclidean MAPs everywhere except squiggle and funnel (Hausdorff); the banana gets both.
+    assert counts["map"] == n_logreg + 10 + 3 + 1 + 2 + with_data + 1
+    assert counts["approximate"] == counts["evaluate"] == expected_runs(config) == 955
     assert counts["time_sampling"] == 5 * 2 * 3
-    assert counts["summarise"] == 5
-    assert counts["figure_target_samples"] == 4  # squiggle easy + difficult, funnel, banana
+    assert counts["time_wg"] == with_data + 1  # every Hartmann posterior with data + Rosenbrock
+    assert counts["summarise"] == 5 + 6
+    assert counts["figure_target_samples"] == 5  # squiggle easy, difficult, hartmann; funnel; banana
+    assert counts["figure_wg_contours"] == counts["figure_wg_scatter"] == 2
     for rule in ("table_logreg", "table_empirical_fisher", "figure_logreg", "table_timing", "table_banana",
-                 "figure_gaussian", "figure_banana", "reproduction_report", "all"):
+                 "figure_gaussian", "figure_banana", "reproduction_report", "table_wg_glm",
+                 "table_wg_timing", "hartmann_report", "all"):
         assert counts[rule] == 1, rule
 
 
@@ -123,6 +144,23 @@ def test_tiny_run_produces_tables_and_figure(tiny_run):
     assert "Ripl" in (tiny_run / "tables/logreg.tex").read_text()
 
 
+def test_tiny_run_hartmann_outputs(tiny_run):
+    """Every Hartmann et al. (2026) artefact exists, WG inverts every sample of the affine models
+    exactly, and WG is exact on the Gaussian-image targets."""
+    for name in ("tables/wg_glm.tex", "tables/wg_glm.csv", "tables/wg_timing.tex", "figures/wg_synthetic.pdf",
+                 "figures/wg_shapes.pdf", "figures/wg_usps.pdf", "figures/wg_growth.pdf",
+                 "reports/hartmann2026_reproduction.md"):
+        assert (tiny_run / name).stat().st_size > 0, name
+    glm = pd.read_csv(tiny_run / "results/summary/glm.csv")
+    assert set(glm["model"]) == {"bernreg", "poisreg", "berngp", "poisgp"}
+    assert set(glm["method"]) == {"ela", "wg"}
+    assert np.isfinite(glm["wasserstein2"]).all() and (glm["n_failed"] == 0).all()
+    assert (glm.loc[glm["method"] == "wg", "max_residual"] < 1e-6).all()
+    timing = load_json(tiny_run / "results/timing_wg/sharp2022-growth.json")
+    assert set(timing["ratios"]) == {"wg/ela", "wg/rla_f", "wg/nuts"}
+    assert "Table 1" in (tiny_run / "reports/hartmann2026_reproduction.md").read_text()
+
+
 def test_tiny_run_records_sidecars_and_checks(tiny_run):
     reference = load_json(tiny_run / "results/reference/ripley_standardised-logreg/nuts.json")
     assert all(reference["checks"].values())
@@ -153,8 +191,9 @@ def test_rerun_after_editing_one_method_touches_only_its_jobs(tiny_run):
     module.write_text(module.read_text() + "\n")
     result = run_snakemake("-n", "--configfile", "config/tiny.yaml", cwd=tiny_run)
     counts = job_counts(result.stdout)
-    # RLA-B runs: Gaussian d1 and d2, easy squiggle, funnel, banana at both anchors, Ripley.
-    assert counts["approximate"] == counts["evaluate"] == 7
+    # RLA-B runs: Gaussian d1 and d2, easy and hartmann squiggles, funnel, banana at both
+    # anchors, Ripley.
+    assert counts["approximate"] == counts["evaluate"] == 8
     assert counts["time_sampling"] == 1
     approximations = re.findall(r"output: (results/approximation/\S+)", result.stdout)
     assert approximations and all("/rla_b/" in path for path in approximations), approximations
