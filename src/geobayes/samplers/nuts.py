@@ -200,7 +200,9 @@ def run_nuts(
         thinning=config.thin,
         progress_bar=False,
     )
-    mcmc.run(run_key, init_params=init_params, extra_fields=("diverging",))
+    # NumPyro reads a leading chain axis only when there are several chains.
+    start = init_params[0] if config.chains == 1 else init_params
+    mcmc.run(run_key, init_params=start, extra_fields=("diverging",))
     grouped = np.asarray(mcmc.get_samples(group_by_chain=True), dtype=np.float64)
     grouped = grouped.reshape(config.chains, -1, dim)
     diverging = np.asarray(mcmc.get_extra_fields(group_by_chain=True)["diverging"])
