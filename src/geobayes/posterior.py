@@ -61,6 +61,11 @@ class Posterior(Target):
         """The model's likelihood family."""
         return self.model.family
 
+    @property
+    def affine_embedding(self) -> bool:
+        """Whether the model's embedding is affine in ``theta``."""
+        return self.model.affine_embedding
+
     def embed(self, theta: jax.Array) -> jax.Array:
         """``h(theta)`` on this data set."""
         return self.model.embedding(theta, self.data)

@@ -21,7 +21,7 @@ from geobayes.geometry.approximate_log_map import ApproximateLogMap
 #: the map is not injective, e.g. neural-network embeddings). Optimistix codes are below it.
 RESIDUAL_FAILURE = 100
 
-SOLVERS = ("levenberg_marquardt", "newton")
+SOLVERS = ("auto", "levenberg_marquardt", "newton")
 
 
 class ExpMapSettings(eqx.Module):
@@ -30,9 +30,12 @@ class ExpMapSettings(eqx.Module):
     Parameters
     ----------
     solver
-        ``levenberg_marquardt`` (any embedding) or ``newton`` (root find of ``Log(theta) = V``;
-        for affine embeddings of exponential families ``D Log`` is nonsingular everywhere,
-        Corollary 1, and Newton converges from ``theta* + V`` in a few steps).
+        ``levenberg_marquardt`` (any embedding), ``newton`` (root find of ``Log(theta) = V``)
+        or ``auto`` (Newton where the target's embedding is affine, Levenberg-Marquardt
+        otherwise; resolved by :meth:`resolve`). For an affine embedding of an exponential
+        family with a Gaussian prior, ``Log(theta) - V = M grad Phi(theta)`` with a constant
+        invertible ``M`` and ``Phi`` strongly convex (Corollary 1, the ``u o h + v`` of App. B),
+        so the Newton root find takes exactly the Newton steps of minimising ``Phi``.
     rtol, atol
         Optimistix tolerances.
     max_steps
@@ -41,9 +44,9 @@ class ExpMapSettings(eqx.Module):
         A converged sample counts as successful only if ``|Log(theta) - V|_inf`` is below it.
     """
 
-    solver: str = eqx.field(default="levenberg_marquardt", static=True)
-    rtol: float = eqx.field(default=1e-10, static=True)
-    atol: float = eqx.field(default=1e-10, static=True)
+    solver: str = eqx.field(default="auto", static=True)
+    rtol: float = eqx.field(default=1e-8, static=True)
+    atol: float = eqx.field(default=1e-8, static=True)
     max_steps: int = eqx.field(default=256, static=True)
     residual_tol: float = eqx.field(default=1e-6, static=True)
 
@@ -57,6 +60,15 @@ class ExpMapSettings(eqx.Module):
         if not (isinstance(self.max_steps, int) and self.max_steps >= 1):
             raise ValueError(f"approximation.wrapped_gaussian.max_steps must be an integer >= 1, "
                              f"got {self.max_steps!r}")
+
+    def resolve(self, target) -> ExpMapSettings:
+        """These settings with ``auto`` replaced by ``newton`` if ``target.affine_embedding``
+        and by ``levenberg_marquardt`` otherwise."""
+        if self.solver != "auto":
+            return self
+        solver = "newton" if getattr(target, "affine_embedding", False) else "levenberg_marquardt"
+        return ExpMapSettings(solver=solver, rtol=self.rtol, atol=self.atol, max_steps=self.max_steps,
+                              residual_tol=self.residual_tol)
 
     @classmethod
     def from_config(cls, options: dict) -> ExpMapSettings:
@@ -88,6 +100,8 @@ def approximate_exponential_map(
     def residual_fn(theta, v):
         return log_map(theta) - v
 
+    if settings.solver == "auto":
+        raise ValueError("resolve the 'auto' solver against the target first (ExpMapSettings.resolve)")
     if settings.solver == "newton":
         solver = optx.Newton(rtol=settings.rtol, atol=settings.atol)
     else:

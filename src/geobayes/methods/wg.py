@@ -74,6 +74,6 @@ def fit(posterior, config: dict, key: jax.Array, *, mode: jax.Array) -> FitResul
     """
     tangent = TangentGaussian.at_mode(posterior, mode, config.get("precision", "hessian"))
     settings = (ExpMapSettings.from_config(config["wrapped_gaussian"]) if "wrapped_gaussian" in config
-                else ExpMapSettings())
+                else ExpMapSettings()).resolve(posterior)
     log_map = ApproximateLogMap(posterior, jnp.asarray(mode, dtype=jnp.float64))
     return FitResult(WrappedGaussian(tangent, log_map, settings), {"method": NAME})

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import equinox as eqx
 import jax
 import jax.numpy as jnp
@@ -22,6 +24,11 @@ class EmbeddingModel(eqx.Module):
 
     family: eqx.AbstractVar[eqx.Module]
     prior: eqx.AbstractVar[eqx.Module]
+
+    #: Whether ``h`` is affine in ``theta`` (then the closed-form wrapped Gaussian's log map is
+    #: a global diffeomorphism for exponential families, Hartmann et al. 2026, Corollary 1, and
+    #: its inversion is a strongly convex problem solved by Newton).
+    affine_embedding: ClassVar[bool] = False
 
     def embedding(self, theta: jax.Array, data: Dataset) -> jax.Array:
         """Parameters ``h(theta)`` of the likelihood family (shape (N,) for one scalar parameter

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import equinox as eqx
 import jax
 
@@ -23,6 +25,8 @@ class LatentGaussianProcess(EmbeddingModel):
     prior
         :class:`~geobayes.models.dense_gaussian_prior.DenseGaussianPrior` with the kernel matrix.
     """
+
+    affine_embedding: ClassVar[bool] = True
 
     family: eqx.Module
     prior: eqx.Module

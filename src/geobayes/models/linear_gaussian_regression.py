@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import equinox as eqx
 import jax
 import jax.numpy as jnp
@@ -20,6 +22,7 @@ class LinearGaussianRegression(EmbeddingModel):
     the known-answer model of the test suite.
     """
 
+    affine_embedding: ClassVar[bool] = True
     family: GaussianFixedVariance = eqx.field(default_factory=GaussianFixedVariance)
     prior: eqx.Module = eqx.field(default_factory=GaussianPrior)
 

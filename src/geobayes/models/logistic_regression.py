@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import equinox as eqx
 import jax
 import jax.numpy as jnp
@@ -20,6 +22,8 @@ class LogisticRegression(EmbeddingModel):
     prior
         Gaussian prior; the paper uses variance ``alpha = 100``.
     """
+
+    affine_embedding: ClassVar[bool] = True
 
     family: Bernoulli = eqx.field(default_factory=Bernoulli)
     prior: eqx.Module = eqx.field(default_factory=GaussianPrior)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import equinox as eqx
 import jax
 
@@ -26,6 +28,8 @@ class MultinomialGaussianProcess(EmbeddingModel):
         :class:`~geobayes.families.Categorical` (passed explicitly: equinox orders the fields
         of the base class first).
     """
+
+    affine_embedding: ClassVar[bool] = True
 
     n_classes: int = eqx.field(static=True)
     prior: eqx.Module

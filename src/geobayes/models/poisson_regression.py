@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import equinox as eqx
 import jax
 
@@ -19,6 +21,7 @@ class PoissonRegression(EmbeddingModel):
     covariance).
     """
 
+    affine_embedding: ClassVar[bool] = True
     family: Poisson = eqx.field(default_factory=Poisson)
     prior: eqx.Module = eqx.field(default_factory=GaussianPrior)
 
