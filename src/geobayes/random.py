@@ -48,5 +48,7 @@ def derive_seed(seed: int, *labels: str | int) -> int:
     ``numpy.random.SeedSequence`` of the configured seed and the labels (through
     :func:`stable_int`), so it depends only on them, like :func:`derive_key`.
     """
-    entropy = [int(seed)] + [stable_int(label) for label in labels]
+    # The label count goes in too: SeedSequence pads short entropy with zeros, which would
+    # make (seed, "a") and (seed, "a", 0) collide.
+    entropy = [int(seed), len(labels)] + [stable_int(label) for label in labels]
     return int(np.random.SeedSequence(entropy).generate_state(1)[0])

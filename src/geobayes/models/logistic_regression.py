@@ -60,12 +60,12 @@ class LogisticRegression(EmbeddingModel):
     ) -> tuple[jax.Array, jax.Array]:
         """Closed-form gradient and Hessian-vector product of the log posterior.
 
-        ``grad l = X^T (y - s) - theta / alpha`` and
-        ``H v = -X^T (s (1 - s) * X v) - v / alpha`` (Yu et al. 2024, Supp. 14.1; the paper's
+        ``grad l = X^T (y - s) - P theta`` and
+        ``H v = -X^T (s (1 - s) * X v) - P v`` with ``P`` the prior precision (``I / alpha``) (Yu et al. 2024, Supp. 14.1; the paper's
         code uses these analytic forms for the Monge metric of RLA-B).
         """
         s = jax.nn.sigmoid(data.X @ theta)
-        precision = 1.0 / self.prior.variance
-        grad = data.X.T @ (data.y - s) - precision * theta
-        hvp = -data.X.T @ (s * (1.0 - s) * (data.X @ v)) - precision * v
+        precision = self.prior.precision(theta.shape[0])  # any Gaussian (or flat) prior
+        grad = data.X.T @ (data.y - s) - precision @ theta
+        hvp = -data.X.T @ (s * (1.0 - s) * (data.X @ v)) - precision @ v
         return grad, hvp
