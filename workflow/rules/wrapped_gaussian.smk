@@ -183,7 +183,7 @@ rule table_wg_glm:
     input:
         summary="results/summary/glm.csv",
         paper=str(PAPER_VALUES / "hartmann2026_table1.csv"),
-        code=library_closure("report.wg_glm_table", "report.paper_values"),
+        code=library_closure("report.wg_glm_table"),
     output:
         tex="tables/wg_glm.tex",
         csv="tables/wg_glm.csv",
