@@ -121,7 +121,8 @@ def tiny_run(tmp_path_factory):
         shutil.copytree(REPO / part, work / part, ignore=ignore, symlinks=True)
     shutil.copy(REPO / "Snakefile", work / "Snakefile")
     shutil.copy(REPO / "environment.yml", work / "environment.yml")
-    result = run_snakemake("--cores", "2", "--configfile", "config/tiny.yaml", cwd=work)
+    # About 260 jobs (both papers' experiments at tiny scale): allow 30 minutes.
+    result = run_snakemake("--cores", "2", "--configfile", "config/tiny.yaml", cwd=work, timeout=1800)
     assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-4000:]
     return work
 
@@ -210,3 +211,27 @@ def test_dag_and_library_agree_on_the_closed_form_targets():
     match = re.search(r"^CLOSED_FORM_MODELS = \(([^)]*)\)", text, re.M)
     assert match, "CLOSED_FORM_MODELS not found in common.smk"
     assert tuple(re.findall(r'"(\w+)"', match.group(1))) == CLOSED_FORM_TARGETS
+
+
+def planned_outputs(stdout: str) -> set[str]:
+    """Output files of the jobs a dry-run plans."""
+    return set(re.findall(r"output: (\S+)", stdout))
+
+
+def test_rerun_after_editing_wg_touches_only_its_jobs(tiny_run):
+    """Editing the closed-form wrapped Gaussian reruns its approximations, their evaluations,
+    the WG timings and the figures drawn from the fitted approximation, and nothing upstream.
+
+    Compared with the plan before the edit, so an edit left by another test does not count."""
+    before = planned_outputs(run_snakemake("-n", "--configfile", "config/tiny.yaml", cwd=tiny_run).stdout)
+    module = tiny_run / "src/geobayes/methods/wg.py"
+    module.write_text(module.read_text() + "\n")
+    added = planned_outputs(run_snakemake("-n", "--configfile", "config/tiny.yaml", cwd=tiny_run).stdout) - before
+    approximations = sorted(p.rstrip(",") for p in added if p.startswith("results/approximation/"))
+    # WG runs at tiny scale: squiggles easy + hartmann, funnel, 4 GLM posteriors, 2 synthetic,
+    # USPS, growth, Rosenbrock, Gaussian linear model.
+    assert len([p for p in approximations if p.endswith(".npz")]) == 13, approximations
+    assert all("/wg/" in p for p in approximations), approximations
+    # WG timings of synthetic x 2, growth, Rosenbrock, linear model
+    assert len([p for p in added if p.startswith("results/timing_wg/")]) == 5
+    assert not [p for p in added if p.startswith(("results/map/", "results/reference/", "data/"))]

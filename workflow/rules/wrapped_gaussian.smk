@@ -1,15 +1,6 @@
 # Hartmann et al. (2026), closed-form wrapped Gaussians: data, timing, tables, figures and the
 # reproduction report. MAP, NUTS reference, approximations and evaluation are the shared rules.
 
-GLM = EXPERIMENTS["glm"]
-HARTMANN_TIMED = [p for e in WG_TIMING["experiments"] for p in experiment_posteriors(e)]
-
-
-def hartmann_data_file(wildcards):
-    """Raw registered file of a prepared Hartmann data set."""
-    return f"data/raw/{EXPERIMENTS['growth']['file']}"
-
-
 rule prepare_glm:
     input:
         raw="data/raw/logreg/{dataset}.npy",
@@ -203,30 +194,6 @@ rule table_wg_glm:
         "../scripts/table_wg_glm.py"
 
 
-def contour_inputs(posteriors):
-    """Data, MAP and reference files of the posteriors of a contour figure."""
-    def inputs(wildcards):
-        files = {}
-        for p in posteriors():
-            files[f"map_{p}"] = f"results/map/{p}/{EXPERIMENTS[experiment_of(p)]['anchors'][0]}.npz"
-            files[f"reference_{p}"] = f"results/reference/{p}/{reference_kind(p)}.npz"
-            data = posterior_data_file(p)
-            if data is not None:
-                files[f"data_{p}"] = data
-        return files
-    return inputs
-
-
-def synthetic_posteriors():
-    """Posteriors of Fig. 1 (every n x family)."""
-    return experiment_posteriors("synthetic")
-
-
-def shape_posteriors():
-    """Posteriors of Fig. 3: squiggle (Hartmann setting), Rosenbrock, funnel, Gaussian linear model."""
-    return ["hartmann-squiggle", "hartmann-rosenbrock", "neal-funnel", "hartmann-lingauss"]
-
-
 # Figs. 1 and 3: contours of the true posterior, WG and LA on a grid.
 rule figure_wg_contours:
     input:
@@ -286,11 +253,6 @@ rule figure_wg_scatter:
         "../scripts/figure_wg_scatter.py"
 
 
-def scatter_posterior(figure):
-    """The posterior of Fig. 2 (usps) or Fig. 4 (growth)."""
-    return usps_posterior() if figure == "usps" else "sharp2022-growth"
-
-
 rule hartmann_report:
     input:
         glm_table="tables/wg_glm.csv",
@@ -318,9 +280,3 @@ rule hartmann_report:
         ENV
     script:
         "../scripts/hartmann_report.py"
-
-
-def hartmann_targets():
-    """Tables, figures and the report of Hartmann et al. (2026)."""
-    return ["tables/wg_glm.tex", "tables/wg_timing.tex", "figures/wg_synthetic.pdf", "figures/wg_shapes.pdf",
-            "figures/wg_usps.pdf", "figures/wg_growth.pdf", "reports/hartmann2026_reproduction.md"]

@@ -20,7 +20,9 @@ from geobayes.report.sample_panels import Panel, sample_panels_figure
 #: Axes ranges and contour levels of the paper's plotting code (notes Secs. 2.2-2.4).
 PLOT_SETTINGS = {
     "squiggle": {"easy": ((-10, 10), (-2, 2), (-5.0, -3.0, -1.5)),
-                 "difficult": ((-10, 10), (-2, 2), (-3.0, -1.0, 0.0))},
+                 "difficult": ((-10, 10), (-2, 2), (-3.0, -1.0, 0.0)),
+                 # Hartmann et al. (2026), Fig. 3: S = diag(2, 0.1), log density at most -1.03.
+                 "hartmann": ((-5, 5), (-2.5, 2.5), (-6.0, -3.5, -2.0))},
     "funnel": {None: ((-10, 10), (-10, 10), (-10.0, -5.0, -2.0))},
     "banana": {None: ((-5.5, 2.5), (-3, 3), (-210.0, -205.0, -204.0))},
 }
