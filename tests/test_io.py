@@ -123,3 +123,12 @@ def test_provenance_fields():
     assert record["packages"]["numpy"] == np.__version__
     assert record["jax_backend"] == "cpu"
     json.dumps(record)  # JSON-ready as is
+
+
+def test_load_npz_names_missing_required_arrays(tmp_path):
+    from geobayes.io import load_npz, save_npz
+
+    path = save_npz(tmp_path / "a.npz", X=np.zeros((2, 2)))
+    assert set(load_npz(path, required=("X",))) == {"X"}
+    with pytest.raises(ValueError, match=r"a\.npz: not a thing file; missing \['y'\]"):
+        load_npz(path, required=("X", "y"), what="thing file")

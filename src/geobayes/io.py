@@ -114,21 +114,34 @@ def save_npz(path: str | os.PathLike[str], **arrays: Any) -> Path:
     return path
 
 
-def load_npz(path: str | os.PathLike[str]) -> dict[str, np.ndarray]:
+def load_npz(path: str | os.PathLike[str], *, required=(), what: str = "data file") -> dict[str, np.ndarray]:
     """Load every array of an ``.npz`` file into a dictionary (no pickles allowed).
 
     Parameters
     ----------
     path : str or os.PathLike
         File written by :func:`save_npz` (or ``numpy.savez``).
+    required : iterable of str
+        Arrays the file must hold.
+    what : str
+        What the file should be, for the error message (e.g. ``"USPS subset file"``).
 
     Returns
     -------
     dict of str to numpy.ndarray
         The arrays, fully read into memory.
+
+    Raises
+    ------
+    ValueError
+        If a required array is missing: ``"<path>: not a <what>; missing [...]"``.
     """
     with np.load(Path(path), allow_pickle=False) as archive:
-        return {name: archive[name] for name in archive.files}
+        arrays = {name: archive[name] for name in archive.files}
+    missing = sorted(set(required) - set(arrays))
+    if missing:
+        raise ValueError(f"{path}: not a {what}; missing {missing}")
+    return arrays
 
 
 def _json_default(obj: Any) -> Any:

@@ -196,10 +196,7 @@ def load_growth(path: str | os.PathLike[str]) -> GrowthData:
     ValueError
         If a key is missing or the shapes disagree; the message names the file.
     """
-    arrays = load_npz(path)
-    missing = sorted(set(_GROWTH_KEYS) - set(arrays))
-    if missing:
-        raise ValueError(f"{path}: not a growth data file; missing {missing}")
+    arrays = load_npz(path, required=_GROWTH_KEYS, what="growth data file")
     X = arrays["X"].astype(np.float64)
     y = arrays["y"].astype(np.float64)
     if X.ndim != 2 or X.shape[1] != 1 or y.shape != (X.shape[0],):

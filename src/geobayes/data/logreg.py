@@ -195,10 +195,8 @@ def load_prepared(path: str | os.PathLike[str]) -> PreparedData:
     ValueError
         If an array is missing; the message names the file and the missing keys.
     """
-    arrays = load_npz(path)
-    missing = sorted({"X", "y", "feature_mean", "feature_std", "standardised"} - set(arrays))
-    if missing:
-        raise ValueError(f"{path}: not a prepared logistic-regression file; missing {missing}")
+    arrays = load_npz(path, required=("X", "y", "feature_mean", "feature_std", "standardised"),
+                      what="prepared logistic-regression file")
     return PreparedData(
         X=arrays["X"].astype(np.float64),
         y=arrays["y"].astype(np.float64),

@@ -218,10 +218,7 @@ def load_synthetic_regression(path: str | os.PathLike[str]) -> SyntheticRegressi
     ValueError
         If a key is missing or the shapes disagree; the message names the file.
     """
-    arrays = load_npz(path)
-    missing = sorted(set(_KEYS) - set(arrays))
-    if missing:
-        raise ValueError(f"{path}: not a synthetic regression file; missing {missing}")
+    arrays = load_npz(path, required=_KEYS, what="synthetic regression file")
     data = SyntheticRegression(*(arrays[key].astype(np.float64) for key in _KEYS))
     n, d = data.X.shape if data.X.ndim == 2 else (-1, -1)
     if (

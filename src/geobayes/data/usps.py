@@ -347,10 +347,7 @@ def load_usps_subset(path: str | os.PathLike[str]) -> UspsSubset:
     ValueError
         If a key is missing or the shapes disagree; the message names the file.
     """
-    arrays = load_npz(path)
-    missing = sorted(set(_SUBSET_KEYS) - set(arrays))
-    if missing:
-        raise ValueError(f"{path}: not a USPS subset file; missing {missing}")
+    arrays = load_npz(path, required=_SUBSET_KEYS, what="USPS subset file")
     X = arrays["X"].astype(np.float64)
     y = arrays["y"].astype(np.float64)
     indices = arrays["indices"].astype(np.int64)

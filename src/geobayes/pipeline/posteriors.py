@@ -114,10 +114,7 @@ def build_posterior(name: str, data_path: str | os.PathLike[str] | None, options
         return build_closed_form_target(name, options)
     if data_path is None:
         raise ValueError(f"{name}: the {model_name!r} model needs a prepared data file")
-    arrays = load_npz(data_path)
-    missing = sorted({"X", "y"} - set(arrays))
-    if missing:
-        raise ValueError(f"{data_path}: not a prepared data file; missing arrays {missing}")
+    arrays = load_npz(data_path, required=("X", "y"), what="prepared data file")
     model = build_model(model_name, options, arrays)
     return Posterior(name, model, Dataset(np.asarray(arrays["X"], dtype=np.float64),
                                           np.asarray(arrays["y"], dtype=np.float64)))
