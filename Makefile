@@ -7,6 +7,7 @@ VENV        := .venv
 PYTHON      := $(VENV)/bin/python
 SNAKEMAKE   := $(VENV)/bin/snakemake
 STAMP       := $(VENV)/.installed
+TORCH_VERSION := 2.13.0
 NPROC       := $(shell nproc 2>/dev/null || getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
 PYTEST_ARGS ?=
 TESTS       ?= tests
@@ -31,7 +32,13 @@ $(PYTHON):
 
 $(STAMP): pyproject.toml | $(PYTHON)
 	$(PYTHON) -m pip install --upgrade pip
+	# CPU torch first: an unpinned torch pulls a multi-GB CUDA build (docs/dependencies.md)
+	$(PYTHON) -m pip install torch==$(TORCH_VERSION)
 	$(PYTHON) -m pip install -e ".[workflow,test]"
+	# laplace-torch (the peer in the BNN tests) declares torchvision, which has no CPU build:
+	# its pure-Python deps normally, then the four packages without dependencies
+	$(PYTHON) -m pip install torchmetrics "einops<1" "unfoldNd<1" einconv linear_operator opt-einsum
+	$(PYTHON) -m pip install --no-deps laplace-torch==0.3 backpack-for-pytorch==1.7.1 asdfghjkl==0.1a4 curvlinops-for-pytorch==3.0.1
 	touch $@
 
 quick: venv  ## whole DAG at quick scale (config/quick.yaml) on 2 cores, a few minutes
