@@ -11,7 +11,11 @@ from types import ModuleType
 
 from geobayes.methods.base import ApproximateDraws, FitResult, summarise_draws
 
-METHOD_NAMES = ("ela", "rla_b", "rla_blog", "rla_f", "rla_ef", "wg")
+METHOD_NAMES = (
+    "ela", "rla_b", "rla_blog", "rla_f", "rla_ef", "wg",
+    # Bergamin et al. (2023) on networks: linearised and mini-batched variants.
+    "lin_ela", "lin_rla_b", "rla_b_batched", "lin_rla_b_batched",
+)
 
 
 def get_method(name: str) -> ModuleType:
