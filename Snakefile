@@ -25,6 +25,7 @@ include: "workflow/rules/evaluate.smk"
 include: "workflow/rules/timing.smk"
 include: "workflow/rules/report.smk"
 include: "workflow/rules/wrapped_gaussian.smk"
+include: "workflow/rules/networks.smk"
 
 
 rule all:
@@ -32,3 +33,4 @@ rule all:
     input:
         final_targets(),
         hartmann_targets(),
+        bnn_targets(),

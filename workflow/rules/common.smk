@@ -15,6 +15,20 @@ ENV = "../envs/geobayes.yaml"
 # Models whose targets are closed-form: no data file, exact i.i.d. draws as the reference
 # (mirrors geobayes.pipeline.posteriors.CLOSED_FORM_TARGETS; a test keeps them equal).
 CLOSED_FORM_MODELS = ("gaussian", "squiggle", "funnel", "rosenbrock")
+# Bayesian neural-network experiments on Snelson's data (workflow/rules/networks.smk).
+BNN_EXPERIMENTS = ("bnn_yu", "bnn_bergamin", "bnn_hartmann")
+# Registered files each Snelson split reads (mirrors geobayes.data.snelson.SPLIT_FILES; a test
+# keeps them equal, so the Snakefile need not import the library).
+_RLAF = "snelson/rlaf_splits/"
+SNELSON_SPLIT_FILES = {
+    "complete_raw": [_RLAF + "snelson_data.npz"],
+    "gap_raw": [_RLAF + "snelson_data_between.npz"],
+    "complete_standardised": [_RLAF + "snelson_data_standardized.npz"],
+    "gap_standardised": [_RLAF + "snelson_data_between_standardized.npz"],
+    "random": ["snelson/train_inputs", "snelson/train_outputs"],
+    "between": ["snelson/train_inputs", "snelson/train_outputs"],
+    "drop23": ["snelson/snelson.npz"],
+}
 WG_TIMING = config["wg_timing"]
 
 
@@ -63,6 +77,8 @@ def experiment_posteriors(experiment):
         return ["sharp2022-growth"]
     if experiment in ("rosenbrock", "lingauss"):
         return [f"hartmann-{experiment}"]
+    if experiment in BNN_EXPERIMENTS:
+        return [f"{split}-{m}" for m in options["models"] for split in options["splits"]]
     raise ValueError(f"unknown experiment {experiment!r}")
 
 
@@ -156,6 +172,12 @@ def posterior_data_file(posterior):
     if model in CLOSED_FORM_MODELS:
         return None
     experiment = experiment_of(posterior)
+    if experiment in BNN_EXPERIMENTS:
+        # Networks with a training block: the trained-network file (data + weights + the
+        # marginal-likelihood noise and prior precision); otherwise the prepared split.
+        if model in EXPERIMENTS[experiment].get("training", {}):
+            return f"results/network/{posterior}.npz"
+        return f"data/prepared/{experiment}/{dataset}.npz"
     if experiment == "glm":
         return f"data/prepared/glm/{dataset}_{'gp' if model.endswith('gp') else 'regression'}.npz"
     if experiment == "synthetic":
@@ -189,8 +211,11 @@ def method_settings(method):
 
 
 def approximation_settings(wildcards):
-    """`method_settings` of the job's method (rule parameter)."""
-    return method_settings(wildcards.method)
+    """`method_settings` of the job's method, with the overrides of the posterior's experiment
+    (its `approximation` key, e.g. the networks' sample counts and batch size) (rule parameter)."""
+    settings = method_settings(wildcards.method)
+    settings.update(EXPERIMENTS[experiment_of(wildcards.posterior)].get("approximation", {}))
+    return settings
 
 
 def method_code(wildcards):
@@ -361,3 +386,72 @@ wildcard_constraints:
     experiment="|".join(EXPERIMENTS),
     seed=r"\d+",
     inputs="standardised|raw",
+
+
+# ---- Bayesian neural networks on Snelson's data (Yu et al. 2024; Bergamin et al. 2023; Hartmann et al. 2026) ----
+
+
+def split_of(posterior):
+    """The Snelson split of a network posterior <split>-<network>."""
+    return posterior.split("-")[0]
+
+
+def snelson_raw_files(wildcards):
+    """Registered files a Snelson split reads."""
+    return [f"data/raw/{f}" for f in SNELSON_SPLIT_FILES[wildcards.split]]
+
+
+def network_training_inputs(wildcards):
+    """The prepared split a network is trained on."""
+    return f"data/prepared/{experiment_of(wildcards.posterior)}/{split_of(wildcards.posterior)}.npz"
+
+
+def repetition_seeds():
+    """Repetition indices seed0 .. seed{n-1}."""
+    return range(config["approximation"]["repetitions"])
+
+
+def prediction_files(posterior, methods=None):
+    """Per-repetition prediction files of a network posterior's methods, and the NUTS one."""
+    options = EXPERIMENTS[experiment_of(posterior)]
+    files = {f"{m}_seed{k}": f"results/prediction/{posterior}/{a}/{m}/seed{k}.npz"
+             for a in options["anchors"] for m in (methods or options["methods"]) for k in repetition_seeds()}
+    files["nuts"] = f"results/prediction/{posterior}/nuts.npz"
+    return files
+
+
+def bnn_table_inputs(wildcards):
+    """Yu et al.'s Table 3 (raw) / 5 (standardised): both splits' predictions and timings."""
+    files = {}
+    for split in ("complete", "gap"):
+        posterior = f"{split}_{wildcards.scaling}-{EXPERIMENTS['bnn_yu']['models'][0]}"
+        files.update({f"{split}_{k}": v for k, v in prediction_files(posterior).items()})
+        files.update({f"{split}_{k}_json": v.replace(".npz", ".json") for k, v in prediction_files(posterior).items()})
+        for method in EXPERIMENTS["bnn_yu"]["methods"]:
+            if method in TIMING["methods"]:
+                files[f"{split}_{method}_timing"] = f"results/timing/{posterior}/{method}.json"
+    return files
+
+
+def bnn_figure_inputs(experiment, split):
+    """Prediction files of every network of one split of a network experiment."""
+    def inputs(wildcards):
+        files = {}
+        for model in EXPERIMENTS[experiment]["models"]:
+            posterior = f"{split(wildcards)}-{model}"
+            files.update({f"{posterior}:{k}": v for k, v in prediction_files(posterior).items()})
+            files[f"{posterior}:data"] = posterior_data_file(posterior)
+        return files
+    return inputs
+
+
+def bnn_targets():
+    """Tables and figures of the network experiments."""
+    targets = []
+    yu_splits = set(EXPERIMENTS["bnn_yu"]["splits"])
+    for scaling in ("raw", "standardised"):
+        if {f"complete_{scaling}", f"gap_{scaling}"} <= yu_splits:
+            targets += [f"tables/bnn_yu_{scaling}.tex", f"figures/bnn_yu_{scaling}.pdf"]
+    targets += [f"figures/bnn_bergamin_{s}.pdf" for s in EXPERIMENTS["bnn_bergamin"]["splits"]]
+    targets += [f"figures/bnn_hartmann_{s}.pdf" for s in EXPERIMENTS["bnn_hartmann"]["splits"]]
+    return targets

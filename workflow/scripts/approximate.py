@@ -6,7 +6,7 @@ import numpy as np
 
 from geobayes.io import load_npz, save_json, save_npz
 from geobayes.methods import get_method, summarise_draws
-from geobayes.optimize import ANCHOR_PRECISION
+from geobayes.optimize import tangent_precision
 from geobayes.pipeline.device import use_device
 from geobayes.pipeline.posteriors import build_posterior
 from geobayes.pipeline.step import Stopwatch, logged_to, sidecar
@@ -18,8 +18,9 @@ with logged_to(smk.log[0]) as log:
     device = use_device(smk.params.device)
     posterior = build_posterior(smk.wildcards.posterior, smk.input.data or None, smk.params.model)
     method, anchor, rep = smk.wildcards.method, smk.wildcards.anchor, int(smk.wildcards.seed)
-    # Hessian precision at the Euclidean MAP, Fisher precision at the Hausdorff MAP.
-    cfg = {**smk.params.approximation, "precision": ANCHOR_PRECISION[anchor]}
+    # Hessian precision at the Euclidean MAP, Fisher at the Hausdorff MAP, unless the experiment
+    # sets one (the networks: Fisher = GGN + prior precision, laplace-torch's full Laplace).
+    cfg = {**smk.params.approximation, "precision": tangent_precision(anchor, smk.params.model)}
     # Common random numbers: every method of one repetition draws the same base Gaussian.
     key = derive_key(smk.params.seed, "approximate", posterior.name, rep)
     mode = jnp.asarray(load_npz(smk.input.map)["position"])

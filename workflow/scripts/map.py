@@ -8,7 +8,7 @@ import dataclasses
 
 import numpy as np
 
-from geobayes.io import save_json, save_npz
+from geobayes.io import load_npz, save_json, save_npz
 from geobayes.optimize import anchor_objective, find_map
 from geobayes.pipeline.device import use_device
 from geobayes.pipeline.posteriors import build_posterior
@@ -23,6 +23,9 @@ with logged_to(smk.log[0]) as log:
     anchor = smk.wildcards.anchor
     posterior = build_posterior(smk.wildcards.posterior, smk.input.data or None, smk.params.model)
     cfg, clock = smk.params.map, Stopwatch()
+    # A trained network: BFGS polishes the trained weights into a mode of this posterior (whose
+    # prior precision and noise the marginal likelihood set after training).
+    trained = load_npz(smk.input.data).get("theta_trained") if smk.input.data else None
     # Near-singular kernel priors: search in the whitened coordinates theta = L z.
     white = whitened(posterior) if anchor == "euclidean" else None
     with clock.time("map"):
@@ -30,6 +33,7 @@ with logged_to(smk.log[0]) as log:
             anchor_objective(anchor), posterior if white is None else white, posterior.dim,
             derive_key(smk.params.seed, "map", posterior.name, anchor),
             restarts=cfg["restarts"], max_steps=cfg["max_steps"], rtol=cfg["rtol"], atol=cfg["atol"],
+            starts=None if trained is None else trained[None],
         )
     if white is not None:
         print("searched in whitened coordinates theta = L z (L: Cholesky factor of the prior)", file=log)
@@ -39,6 +43,9 @@ with logged_to(smk.log[0]) as log:
                       "end": white.to_theta(estimate.restarts["end"])})
     print(f"{anchor} MAP {estimate.position} objective {estimate.logdensity:.6f}, "
           f"converged={estimate.converged}", file=log)
+    if trained is not None:
+        moved = float(np.linalg.norm(estimate.position - trained))
+        print(f"polished the trained weights: moved {moved:.4g} (Euclidean norm)", file=log)
     if not estimate.converged:
         print(f"WARNING: best restart did not converge (|grad| = {estimate.grad_norm:.3g})", file=log)
     save_npz(smk.output.npz, position=np.asarray(estimate.position),
@@ -46,4 +53,4 @@ with logged_to(smk.log[0]) as log:
              restart_objective=np.asarray(estimate.restarts["objective"]))
     save_json(smk.output.json, sidecar("map", {"map": cfg, "model": smk.params.model, "seed": smk.params.seed},
                                        device, clock.timings, posterior=posterior.name, anchor=anchor,
-                                       **estimate.summary()))
+                                       polished_trained=trained is not None, **estimate.summary()))

@@ -1,9 +1,10 @@
-"""Seconds per sample of one method on one logistic regression, one at a time and batched."""
+"""Seconds per sample of one method on one posterior, one at a time and batched."""
 
 import jax.numpy as jnp
 
 from geobayes.io import load_npz, save_json
 from geobayes.methods import get_method
+from geobayes.optimize import tangent_precision
 from geobayes.metrics.sampling_time import time_sampling
 from geobayes.pipeline.device import use_device
 from geobayes.pipeline.posteriors import build_posterior
@@ -16,7 +17,7 @@ with logged_to(smk.log[0]) as log:
     device = use_device(smk.params.device)
     posterior = build_posterior(smk.wildcards.posterior, smk.input.data, smk.params.model)
     method, timing = smk.wildcards.method, smk.params.timing
-    cfg = {**smk.params.approximation, "precision": "hessian"}
+    cfg = {**smk.params.approximation, "precision": tangent_precision("euclidean", smk.params.model)}
     key = derive_key(smk.params.seed, "timing", posterior.name)
     fitted = get_method(method).fit(posterior, cfg, key, mode=jnp.asarray(load_npz(smk.input.map)["position"]))
     measured = time_sampling(fitted.approximation, key, n_sequential=timing["sequential_samples"],

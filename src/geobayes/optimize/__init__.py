@@ -1,6 +1,13 @@
 """Optimisation: maximum a posteriori estimation with restarts, Euclidean or Hausdorff."""
 
-from geobayes.optimize.anchors import ANCHOR_PRECISION, ANCHORS, anchor_objective, hausdorff_objective
+from geobayes.optimize.anchors import (
+    ANCHOR_PRECISION,
+    ANCHORS,
+    anchor_objective,
+    hausdorff_objective,
+    tangent_precision,
+)
 from geobayes.optimize.map_estimate import MapEstimate, find_map
 
-__all__ = ["ANCHORS", "ANCHOR_PRECISION", "MapEstimate", "anchor_objective", "find_map", "hausdorff_objective"]
+__all__ = ["ANCHORS", "ANCHOR_PRECISION", "MapEstimate", "anchor_objective", "find_map", "hausdorff_objective",
+           "tangent_precision"]

@@ -50,3 +50,14 @@ def anchor_objective(anchor: str) -> Callable[[jax.Array, object], jax.Array]:
     if anchor not in objectives:
         raise ValueError(f"unknown MAP anchor {anchor!r}; known: {', '.join(ANCHORS)}")
     return objectives[anchor]
+
+
+def tangent_precision(anchor: str, options: dict) -> str:
+    """Tangent-Gaussian precision of an experiment at ``anchor``: the experiment's ``precision``
+    key where it sets one, else the anchor's paired precision.
+
+    The network experiments set ``fisher``: for a Gaussian likelihood the Fisher metric at the MAP
+    is the GGN plus the prior precision, laplace-torch's full-Laplace precision (Yu et al. 2024,
+    Sec. 5.4; Bergamin et al. 2023, App. A).
+    """
+    return options.get("precision") or ANCHOR_PRECISION[anchor]

@@ -58,6 +58,7 @@ def find_map(
     rtol: float = 1e-10,
     atol: float = 1e-10,
     grad_tol: float = 1e-4,
+    starts: jax.Array | None = None,
 ) -> MapEstimate:
     """Maximise ``objective(theta, args)`` by BFGS from ``restarts`` random starts.
 
@@ -79,13 +80,22 @@ def find_map(
         Optimiser settings (config ``map``).
     grad_tol
         Gradient-norm threshold of the ``converged`` flag.
+    starts
+        Given starting points, shape (R, D), instead of ``restarts`` random ones (e.g. a trained
+        network's weights, which BFGS then polishes into a mode).
 
     Raises
     ------
     RuntimeError
         If no restart ends at a finite objective.
     """
-    starts = jax.random.normal(key, (restarts, dim), dtype=jnp.float64) / dim
+    if starts is None:
+        starts = jax.random.normal(key, (restarts, dim), dtype=jnp.float64) / dim
+    else:
+        starts = jnp.atleast_2d(jnp.asarray(starts, dtype=jnp.float64))
+        if starts.shape[1] != dim:
+            raise ValueError(f"MAP starts have {starts.shape[1]} coordinates, the target has D = {dim}")
+        restarts = starts.shape[0]
     ends, codes, steps = _minimise_batch(objective, args, starts, max_steps, rtol, atol)
     values = jax.vmap(lambda th: objective(th, args))(ends)
     grad_norms = jax.vmap(lambda th: jnp.linalg.norm(jax.grad(objective)(th, args)))(ends)

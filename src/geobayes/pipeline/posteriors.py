@@ -22,6 +22,7 @@ from geobayes.models import MODELS
 from geobayes.models.dense_gaussian_prior import DenseGaussianPrior
 from geobayes.models.gaussian_prior import GaussianPrior
 from geobayes.models.kernels import squared_exponential_kernel
+from geobayes.pipeline.network_posteriors import build_network_model, is_network_model
 from geobayes.posterior import Posterior, split_posterior_name
 from geobayes.target import Target
 from geobayes.targets import Funnel, IsotropicGaussian, Rosenbrock, Squiggle
@@ -48,11 +49,15 @@ def build_model(model_name: str, options: dict, arrays: dict | None = None):
         the isotropic Gaussian prior, ``noise_std`` the banana's observation noise, ``kernel``
         the latent-GP prior (``variance``, ``lengthscale``, relative ``jitter``).
     arrays
-        The prepared data file's arrays: the GP kernels are built on its inputs ``X``, and the
-        Fig. 1 regressions read their Wishart-drawn ``prior_covariance`` from it.
+        The prepared data file's arrays: the GP kernels are built on its inputs ``X``, the
+        Fig. 1 regressions read their Wishart-drawn ``prior_covariance`` from it, and fixed-noise
+        networks their marginal-likelihood ``noise_variance`` and ``prior_variance``.
     """
+    if is_network_model(model_name, options):
+        return build_network_model(model_name, options, arrays)
     if model_name not in MODELS:
-        raise KeyError(f"unknown model {model_name!r}; known: {', '.join(sorted(MODELS))}")
+        raise KeyError(f"unknown model {model_name!r}; known: {', '.join(sorted(MODELS))} "
+                       "(or a network of the experiment's `networks`)")
     cls = MODELS[model_name]
     if model_name in GP_FAMILIES or model_name == "multigp":
         kernel = options["kernel"]

@@ -1,0 +1,197 @@
+# Bayesian neural-network regression on Snelson's data: Yu et al. (2024) Sec. 5.4 (Tables 3, 5;
+# Figs. 6, 10-14), Bergamin et al. (2023) Sec. 5.1 (Figs. 5, D.1-D.4), Hartmann et al. (2026)
+# Sec. 5.3.2 (Fig. 5). Posteriors <split>-<network>; MAP, NUTS, approximations and timing are
+# the generic rules; this file adds the data split, the network training with the Laplace
+# marginal likelihood, the predictive evaluation and the papers' tables and figures.
+
+
+rule prepare_snelson:
+    input:
+        raw=snelson_raw_files,
+        code=library_closure("data.snelson"),
+    output:
+        "data/prepared/{bnn}/{split}.npz",
+    log:
+        "logs/prepare/{bnn}/{split}.log",
+    benchmark:
+        "logs/benchmarks/prepare/{bnn}/{split}.tsv"
+    resources:
+        mem_mb=500,
+        runtime=5,
+    threads: 1
+    wildcard_constraints:
+        bnn="|".join(BNN_EXPERIMENTS),
+        split="|".join(SNELSON_SPLIT_FILES),
+    conda:
+        ENV
+    script:
+        "../scripts/prepare_snelson.py"
+
+
+# MAP training as the paper's code does (Optax), then the prior precision and the noise std
+# by the Laplace marginal likelihood (laplace-torch's procedure) at the trained weights.
+rule train_network:
+    input:
+        data=network_training_inputs,
+        code=library_closure("optimize.train_network", "laplace.marginal_likelihood", "pipeline.network_posteriors"),
+    output:
+        npz="results/network/{posterior}.npz",
+        json="results/network/{posterior}.json",
+    params:
+        model=model_options,
+        seed=config["seed"],
+        device=config["device"],
+    log:
+        "logs/network/{posterior}.log",
+    benchmark:
+        "logs/benchmarks/network/{posterior}.tsv"
+    resources:
+        mem_mb=2000,
+        runtime=120,
+    threads: 1
+    conda:
+        ENV
+    script:
+        "../scripts/train_network.py"
+
+
+# Function samples of one repetition at the test inputs and on the figure grid; MSE and NLL
+# (Yu et al. 2024, Sec. 5.4) with the failed solves counted beside them.
+rule predict_network:
+    input:
+        data=prepared_data,
+        draws="results/approximation/{posterior}/{anchor}/{method}/seed{seed}/samples.npz",
+        code=lambda wildcards: library_closure("networks.predictive", "metrics.predictive", f"methods.{wildcards.method}",
+                                               "pipeline.posteriors"),
+    output:
+        npz="results/prediction/{posterior}/{anchor}/{method}/seed{seed}.npz",
+        json="results/prediction/{posterior}/{anchor}/{method}/seed{seed}.json",
+    params:
+        model=model_options,
+        samples=lambda wildcards: approximation_settings(wildcards)["samples"],
+        seed=config["seed"],
+    log:
+        "logs/prediction/{posterior}/{anchor}/{method}/seed{seed}.log",
+    resources:
+        mem_mb=2000,
+        runtime=10,
+    threads: 1
+    conda:
+        ENV
+    script:
+        "../scripts/predict_network.py"
+
+
+# The NUTS reference's predictive: metrics over random subsets of as many draws as one
+# repetition of the approximations (the paper: 500 of its 20,000 draws, 5 times).
+rule predict_network_reference:
+    input:
+        data=prepared_data,
+        draws="results/reference/{posterior}/nuts.npz",
+        record="results/reference/{posterior}/nuts.json",
+        code=library_closure("networks.predictive", "metrics.predictive", "pipeline.posteriors"),
+    output:
+        npz="results/prediction/{posterior}/nuts.npz",
+        json="results/prediction/{posterior}/nuts.json",
+    params:
+        model=model_options,
+        samples=lambda wildcards: {**config["approximation"], **EXPERIMENTS[experiment_of(wildcards.posterior)].get("approximation", {})}["samples"],
+        seed=config["seed"],
+    log:
+        "logs/prediction/{posterior}/nuts.log",
+    resources:
+        mem_mb=4000,
+        runtime=10,
+    threads: 1
+    conda:
+        ENV
+    script:
+        "../scripts/predict_network.py"
+
+
+# Yu et al. (2024), Table 3 (raw) and Table 5 (standardised), ours beside the cited paper values.
+rule table_bnn_yu:
+    input:
+        unpack(bnn_table_inputs),
+        paper=lambda wildcards: str(PAPER_VALUES / f"yu2024_table{3 if wildcards.scaling == 'raw' else 5}.csv"),
+        code=library_closure("report.bnn_table"),
+    output:
+        tex="tables/bnn_yu_{scaling}.tex",
+        csv="tables/bnn_yu_{scaling}.csv",
+    params:
+        methods=EXPERIMENTS["bnn_yu"]["methods"],
+        seeds=list(repetition_seeds()),
+    log:
+        "logs/report/bnn_yu_{scaling}.log",
+    wildcard_constraints:
+        scaling="raw|standardised",
+    conda:
+        ENV
+    script:
+        "../scripts/table_bnn_yu.py"
+
+
+# Yu et al. (2024), Fig. 6 / Fig. 14 (function samples of RLA-B, RLA-BLog, RLA-F, NUTS on both
+# splits), Fig. 10 (ELA) and Figs. 11-13 (each method's worst repetition by test MSE).
+rule figure_bnn_yu:
+    input:
+        unpack(bnn_figure_inputs("bnn_yu", lambda w: f"complete_{w.scaling}")),
+        unpack(bnn_figure_inputs("bnn_yu", lambda w: f"gap_{w.scaling}")),
+        code=library_closure("report.bnn_figures"),
+    output:
+        main="figures/bnn_yu_{scaling}.pdf",
+        ela="figures/bnn_yu_{scaling}_ela.pdf",
+        worst="figures/bnn_yu_{scaling}_worst.pdf",
+    params:
+        options=EXPERIMENTS["bnn_yu"],
+        seeds=list(repetition_seeds()),
+    log:
+        "logs/report/bnn_yu_{scaling}_figures.log",
+    wildcard_constraints:
+        scaling="raw|standardised",
+    conda:
+        ENV
+    script:
+        "../scripts/figure_bnn_yu.py"
+
+
+# Bergamin et al. (2023), Fig. 5 / D.1-D.4: posterior function samples and predictive bands of
+# LA, lin-LA, riem-LA, lin-riem-LA and the mini-batched variants, for both networks.
+rule figure_bnn_bergamin:
+    input:
+        unpack(bnn_figure_inputs("bnn_bergamin", lambda w: w.split)),
+        code=library_closure("report.bnn_figures"),
+    output:
+        samples="figures/bnn_bergamin_{split}.pdf",
+        predictive="figures/bnn_bergamin_{split}_predictive.pdf",
+    params:
+        options=EXPERIMENTS["bnn_bergamin"],
+    log:
+        "logs/report/bnn_bergamin_{split}.log",
+    wildcard_constraints:
+        split="random|between",
+    conda:
+        ENV
+    script:
+        "../scripts/figure_bnn_bergamin.py"
+
+
+# Hartmann et al. (2026), Fig. 5: WG vs LA vs NUTS on the 142-parameter network; W2 of the
+# push-forward predictive on the grid.
+rule figure_bnn_hartmann:
+    input:
+        unpack(bnn_figure_inputs("bnn_hartmann", lambda w: w.split)),
+        code=library_closure("report.bnn_figures", "metrics.predictive"),
+    output:
+        figure="figures/bnn_hartmann_{split}.pdf",
+        csv="tables/bnn_hartmann_{split}_w2.csv",
+    params:
+        options=EXPERIMENTS["bnn_hartmann"],
+    log:
+        "logs/report/bnn_hartmann_{split}.log",
+    wildcard_constraints:
+        split="drop23",
+    conda:
+        ENV
+    script:
+        "../scripts/figure_bnn_hartmann.py"

@@ -1,0 +1,81 @@
+"""Function samples of a network posterior (one approximation repetition, or the NUTS reference)
+at the test inputs and on the figure grid, with Yu et al. (2024)'s MSE and NLL (Sec. 5.4).
+
+Failed solves are dropped from the metrics and counted beside them. For NUTS the metrics are
+the mean and std over `predictive.reference_repeats` random subsets of as many draws as one
+approximation repetition (the paper: 500 of 20,000 draws); the reference's diagnostic checks are
+recorded next to them (network posteriors are multimodal, and R-hat across chains may fail).
+"""
+
+import jax
+import numpy as np
+
+from geobayes.io import load_json, load_npz, save_json, save_npz
+from geobayes.methods import get_method
+from geobayes.metrics.predictive import predictive_mse, predictive_nll
+from geobayes.networks.predictive import function_samples
+from geobayes.pipeline.posteriors import build_posterior
+from geobayes.pipeline.step import logged_to, sidecar
+from geobayes.random import derive_key
+
+smk = snakemake  # noqa: F821
+
+with logged_to(smk.log[0]) as log:
+    options, name = smk.params.model, smk.wildcards.posterior
+    posterior = build_posterior(name, smk.input.data, options)
+    data = load_npz(smk.input.data, required=("X_test", "y_test", "x_mean", "x_std", "y_mean", "y_std"),
+                    what="network data file")
+    lo, hi, points = options["predictive"]["grid"]
+    # The grid is on the original input scale; the network sees standardised inputs where the split is.
+    grid = np.linspace(float(lo), float(hi), int(points))[:, None]
+    x_mean, x_std = float(data["x_mean"]), float(data["x_std"])  # 0 and 1 for raw splits
+    grid_model = (grid - x_mean) / x_std
+    scale = {"y_mean": float(data["y_mean"]), "y_std": float(data["y_std"])}
+    draws = load_npz(smk.input.draws)
+    is_reference = smk.rule == "predict_network_reference"
+    if is_reference:
+        theta, ok = draws["draws"], np.ones(draws["draws"].shape[0], dtype=bool)
+        method, linearised_at = "nuts", None
+    else:
+        theta, ok = draws["theta"], draws["successful"].astype(bool)
+        method = smk.wildcards.method
+        linearised = getattr(get_method(method), "LINEARISED_PREDICTIONS", False)
+        linearised_at = draws["mode"] if linearised else None
+    used = theta[ok]
+    test = function_samples(posterior, used, data["X_test"], linearised_at=linearised_at, **scale) if len(used) else None
+    on_grid = function_samples(posterior, used, grid_model, linearised_at=linearised_at, **scale) if len(used) else None
+    has_test = data["X_test"].shape[0] > 0 and test is not None
+
+    def metrics(rows):
+        if not has_test:
+            return float("nan"), float("nan")
+        return (predictive_mse(test.f[rows], data["y_test"]),
+                predictive_nll(test.f[rows], data["y_test"], test.noise_std[rows]))
+
+    record = {"method": method, "n_samples": int(ok.size), "n_failed": int((~ok).sum()),
+              "linearised_predictions": linearised_at is not None}
+    if is_reference:
+        size, repeats = int(smk.params.samples), int(options["predictive"]["reference_repeats"])
+        key = derive_key(smk.params.seed, "predict_reference", name)
+        subsets = [np.asarray(jax.random.choice(jax.random.fold_in(key, r), used.shape[0], (min(size, used.shape[0]),),
+                                                replace=False)) for r in range(repeats)]
+        values = np.array([metrics(rows) for rows in subsets])
+        record.update(mse=values[:, 0].tolist(), nll=values[:, 1].tolist(), subset_size=min(size, used.shape[0]))
+        checks = load_json(smk.input.record)
+        record.update(reference_passed=bool(checks["passed"]),
+                      reference_failed_checks=[k for k, v in checks["checks"].items() if not v])
+        keep = subsets[0]
+    else:
+        mse, nll = metrics(slice(None)) if len(used) else (float("nan"), float("nan"))
+        record.update(mse=mse, nll=nll, repetition=int(smk.wildcards.seed))
+        keep = slice(None)
+    print(f"{name} {method}: {record}", file=log)
+    arrays = {"grid": grid[:, 0], "X_train": data["X"][:, 0] * x_std + x_mean,
+              "y_train": data["y"] * float(data["y_std"]) + float(data["y_mean"]),
+              "X_test": data["X_test"][:, 0] * x_std + x_mean, "y_test": data["y_test"]}
+    if on_grid is not None:
+        arrays.update(f_grid=on_grid.f[keep], noise_std=on_grid.noise_std[keep])
+        if has_test:
+            arrays.update(f_test=test.f[keep])
+    save_npz(smk.output.npz, **arrays)
+    save_json(smk.output.json, sidecar("prediction", {"model": options}, "cpu", {}, posterior=name, **record))
