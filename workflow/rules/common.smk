@@ -214,7 +214,11 @@ def approximation_settings(wildcards):
     """`method_settings` of the job's method, with the overrides of the posterior's experiment
     (its `approximation` key, e.g. the networks' sample counts and batch size) (rule parameter)."""
     settings = method_settings(wildcards.method)
-    settings.update(EXPERIMENTS[experiment_of(wildcards.posterior)].get("approximation", {}))
+    for block, value in EXPERIMENTS[experiment_of(wildcards.posterior)].get("approximation", {}).items():
+        owner = METHOD_SPECIFIC_SETTINGS.get(block)
+        if owner is not None and owner != wildcards.method:
+            continue
+        settings[block] = {**settings[block], **value} if isinstance(value, dict) and block in settings else value
     return settings
 
 

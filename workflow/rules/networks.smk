@@ -61,6 +61,7 @@ rule predict_network:
     input:
         data=prepared_data,
         draws="results/approximation/{posterior}/{anchor}/{method}/seed{seed}/samples.npz",
+        record="results/approximation/{posterior}/{anchor}/{method}/seed{seed}/samples.json",
         code=lambda wildcards: library_closure("networks.predictive", "metrics.predictive", f"methods.{wildcards.method}",
                                                "pipeline.posteriors"),
     output:
@@ -181,6 +182,7 @@ rule figure_bnn_bergamin:
 rule figure_bnn_hartmann:
     input:
         unpack(bnn_figure_inputs("bnn_hartmann", lambda w: w.split)),
+        map=lambda wildcards: f"results/map/{wildcards.split}-{EXPERIMENTS['bnn_hartmann']['models'][0]}/euclidean.npz",
         code=library_closure("report.bnn_figures", "metrics.predictive"),
     output:
         figure="figures/bnn_hartmann_{split}.pdf",

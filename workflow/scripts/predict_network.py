@@ -67,7 +67,7 @@ with logged_to(smk.log[0]) as log:
         keep = subsets[0]
     else:
         mse, nll = metrics(slice(None)) if len(used) else (float("nan"), float("nan"))
-        record.update(mse=mse, nll=nll, repetition=int(smk.wildcards.seed))
+        record.update(mse=mse, nll=nll, repetition=int(smk.wildcards.seed), T=load_json(smk.input.record)["T"])
         keep = slice(None)
     print(f"{name} {method}: {record}", file=log)
     arrays = {"grid": grid[:, 0], "X_train": data["X"][:, 0] * x_std + x_mean,

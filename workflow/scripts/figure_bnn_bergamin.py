@@ -1,0 +1,19 @@
+"""Bergamin et al. (2023), Fig. 5 and Figs. D.1-D.4: posterior function samples (rows: networks,
+columns: LA, lin-LA, riem-LA, lin-riem-LA and the mini-batched variants) and the predictive
+mean +- 2 std, on the random or the in-between split."""
+
+from geobayes.pipeline.step import logged_to
+from geobayes.report.bnn_figures import function_sample_panels, predictive_band_panels
+from geobayes.report.bnn_panels import METHOD_LABELS, load_panel
+
+smk = snakemake  # noqa: F821
+
+with logged_to(smk.log[0]) as log:
+    options, split = smk.params.options, smk.wildcards.split
+    lo, hi, _ = options["predictive"]["grid"]
+    rows = [[load_panel(smk.input[f"{split}-{network}:{m}_seed0"], METHOD_LABELS.get(m, m)) for m in options["methods"]]
+            for network in options["models"]]
+    labels = list(options["models"])
+    function_sample_panels(smk.output.samples, rows, row_labels=labels, xlim=(lo, hi), ylim=(-4.0, 4.0))
+    predictive_band_panels(smk.output.predictive, rows, row_labels=labels, xlim=(lo, hi), ylim=(-4.0, 4.0))
+    print(f"{split}: {len(rows)} networks x {len(options['methods'])} methods", file=log)

@@ -1,0 +1,38 @@
+"""Yu et al. (2024), Figs. 6 / 14 (function samples of the geodesic methods and NUTS on the
+complete and gap splits), Fig. 10 (ELA) and Figs. 11-13 (each method's worst repetition)."""
+
+from geobayes.io import load_json
+from geobayes.pipeline.step import logged_to
+from geobayes.report.bnn_figures import function_sample_panels
+from geobayes.report.bnn_panels import METHOD_LABELS, load_panel
+
+smk = snakemake  # noqa: F821
+
+with logged_to(smk.log[0]) as log:
+    options, scaling = smk.params.options, smk.wildcards.scaling
+    network = options["models"][0]
+    splits = {"complete": f"complete_{scaling}-{network}", "gap": f"gap_{scaling}-{network}"}
+    geodesic = [m for m in options["methods"] if m != "ela"]
+
+    def panel(posterior, method, seed=0, note=""):
+        key = f"{posterior}:nuts" if method == "nuts" else f"{posterior}:{method}_seed{seed}"
+        return load_panel(smk.input[key], METHOD_LABELS[method], note)
+
+    rows = [[panel(p, m) for m in [*geodesic, "nuts"]] for p in splits.values()]
+    function_sample_panels(smk.output.main, rows, row_labels=list(splits))
+    if "ela" in options["methods"]:
+        function_sample_panels(smk.output.ela, [[panel(p, "ela", note=split) for split, p in splits.items()]])
+    else:
+        function_sample_panels(smk.output.ela, [[panel(p, "nuts", note=split) for split, p in splits.items()]])
+    # Figs. 11-13: the repetition with the largest test MSE of each geodesic method.
+    worst_rows = []
+    for split, posterior in splits.items():
+        row = []
+        for method in geodesic:
+            mse = {s: load_json(smk.input[f"{posterior}:{method}_seed{s}"].replace(".npz", ".json"))["mse"]
+                   for s in smk.params.seeds}
+            seed = max(mse, key=lambda s: mse[s])
+            print(f"{split} {method}: worst repetition seed{seed} (MSE {mse[seed]:.4g})", file=log)
+            row.append(panel(posterior, method, seed, note=f"seed{seed}"))
+        worst_rows.append(row)
+    function_sample_panels(smk.output.worst, worst_rows, row_labels=list(splits))
