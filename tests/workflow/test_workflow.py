@@ -50,6 +50,21 @@ def hartmann_posteriors(experiments: dict) -> dict[str, int]:
             "usps": 1, "growth": 1, "rosenbrock": 1, "lingauss": 1}
 
 
+BNN_EXPERIMENTS = ("bnn_yu", "bnn_bergamin", "bnn_hartmann")
+
+
+def bnn_posteriors(experiments: dict) -> dict[str, int]:
+    """Network posteriors (networks x Snelson splits) per network experiment."""
+    return {e: len(experiments[e]["models"]) * len(experiments[e]["splits"]) for e in BNN_EXPERIMENTS}
+
+
+def bnn_runs(config: dict) -> int:
+    """Approximation runs on the network posteriors."""
+    experiments, reps = config["experiments"], config["approximation"]["repetitions"]
+    return reps * sum(count * len(experiments[e]["methods"]) * len(experiments[e]["anchors"])
+                      for e, count in bnn_posteriors(experiments).items())
+
+
 def expected_runs(config: dict) -> int:
     """Approximation runs of a config: posterior x anchor x method x repetition, every experiment."""
     experiments, reps = config["experiments"], config["approximation"]["repetitions"]
@@ -59,6 +74,7 @@ def expected_runs(config: dict) -> int:
     posteriors = {"gaussian": len(experiments["gaussian"]["dims"]),
                   "squiggle": len(experiments["squiggle"]["settings"]), "funnel": 1, "banana": 1,
                   **hartmann_posteriors(experiments)}
+    posteriors.update(bnn_posteriors(experiments))
     runs = (n_logreg * len(logreg["methods"]) + n_empirical_fisher) * len(logreg["anchors"])
     for name, count in posteriors.items():
         runs += count * len(experiments[name]["anchors"]) * len(experiments[name]["methods"])
@@ -78,7 +94,10 @@ def test_paper_scale_dag_has_every_job():
     hartmann = hartmann_posteriors(config["experiments"])
     with_data = hartmann["glm"] + hartmann["synthetic"] + 3  # + usps, growth, lingauss
     # logreg files, the USPS training split and the growth data
-    assert counts["download"] == len(logreg["datasets"]) + 2
+    bnn = bnn_posteriors(config["experiments"])
+    n_bnn = sum(bnn.values())
+    # + the Snelson files: 4 RLAF splits, 2 text files, snelson.npz
+    assert counts["download"] == len(logreg["datasets"]) + 2 + 7
     assert counts["prepare_logreg"] == n_logreg
     assert counts["prepare_glm"] == 2 * len(config["experiments"]["glm"]["datasets"])
     assert counts["prepare_synthetic"] == hartmann["synthetic"]
@@ -86,12 +105,22 @@ def test_paper_scale_dag_has_every_job():
         assert counts[rule] == 1, rule
     # NUTS for the posteriors with data; exact draws for the closed-form targets
     # (10 Gaussians, 3 squiggles, the funnel and the Rosenbrock).
-    assert counts["reference"] == n_logreg + 1 + with_data
+    assert counts["reference"] == n_logreg + 1 + with_data + n_bnn
     assert counts["exact_reference"] == 10 + 3 + 1 + 1
     # Euclidean MAPs everywhere except squiggle and funnel (Hausdorff); the banana gets both.
-    assert counts["map"] == n_logreg + 10 + 3 + 1 + 2 + with_data + 1
-    assert counts["approximate"] == counts["evaluate"] == expected_runs(config) == 955
-    assert counts["time_sampling"] == 5 * 2 * 3
+    assert counts["map"] == n_logreg + 10 + 3 + 1 + 2 + with_data + 1 + n_bnn
+    # Network posteriors are evaluated by their predictive (MSE, NLL, push-forward W2), not W1.
+    assert counts["approximate"] == expected_runs(config) == 955 + bnn_runs(config)
+    assert counts["evaluate"] == 955
+    assert counts["predict_network"] == bnn_runs(config) == 5 * (4 * 4 + 4 * 6 + 2)
+    assert counts["predict_network_reference"] == n_bnn == 9
+    # Snelson splits (Yu 4, Bergamin 2, Hartmann 1); trained networks: Yu's and Bergamin's.
+    assert counts["prepare_snelson"] == 7
+    assert counts["train_network"] == bnn["bnn_yu"] + bnn["bnn_bergamin"] == 8
+    # Table 4 timings, plus Table 3/5's seconds per sample (RLA-B, RLA-BLog, RLA-F on 4 posteriors)
+    assert counts["time_sampling"] == 5 * 2 * 3 + 4 * 3
+    for rule, n in (("table_bnn_yu", 2), ("figure_bnn_yu", 2), ("figure_bnn_bergamin", 2), ("figure_bnn_hartmann", 1)):
+        assert counts[rule] == n, rule
     assert counts["time_wg"] == with_data + 1  # every Hartmann posterior with data + Rosenbrock
     assert counts["summarise"] == 5 + 6
     assert counts["figure_target_samples"] == 5  # squiggle easy, difficult, hartmann; funnel; banana
@@ -202,6 +231,41 @@ def test_rerun_after_editing_one_method_touches_only_its_jobs(tiny_run):
     assert "figure_banana" not in counts  # it shows RLA-F only
 
 
+def test_tiny_run_network_outputs(tiny_run):
+    """Yu et al.'s Table 5 and figures, Bergamin's and Hartmann's figures at tiny scale: the
+    marginal likelihood set the noise, RLA-F's predictive beats ELA's, WG's push-forward is
+    closer to NUTS than LA's, and every failure is counted."""
+    for name in ("tables/bnn_yu_standardised.tex", "tables/bnn_yu_standardised.csv",
+                 "figures/bnn_yu_standardised.pdf", "figures/bnn_yu_standardised_ela.pdf",
+                 "figures/bnn_yu_standardised_worst.pdf", "figures/bnn_bergamin_between.pdf",
+                 "figures/bnn_bergamin_between_predictive.pdf", "figures/bnn_hartmann_drop23.pdf",
+                 "tables/bnn_hartmann_drop23_w2.csv"):
+        assert (tiny_run / name).stat().st_size > 0, name
+    trained = load_json(tiny_run / "results/network/complete_standardised-mlp1x10.json")
+    assert 0 < trained["marginal_likelihood"]["noise_std"] < 1
+    table = pd.read_csv(tiny_run / "tables/bnn_yu_standardised.csv").set_index(["split", "method"])
+    for split in ("complete", "gap"):
+        assert table.loc[(split, "rla_f"), "mse_mean"] < table.loc[(split, "ela"), "mse_mean"]
+        assert np.isfinite(table.loc[(split, "nuts"), "nll_mean"])
+    assert table.loc[("complete", "rla_f"), "paper_mse_mean"] == 0.071
+    w2 = pd.read_csv(tiny_run / "tables/bnn_hartmann_drop23_w2.csv").set_index("method")
+    assert w2.loc["wg", "w2_mean_over_grid"] < w2.loc["ela", "w2_mean_over_grid"]
+    assert w2.loc["wg", "samples_used"] + w2.loc["wg", "failed"] == 100
+    batched = load_json(tiny_run / "results/prediction/between-mlp1x15/euclidean/lin_rla_b_batched/seed0.json")
+    assert batched["linearised_predictions"] and batched["n_samples"] == 20
+
+
+def test_dag_and_library_agree_on_the_snelson_split_files():
+    """common.smk lists each split's registered files without importing the library."""
+    from geobayes.data.snelson import SPLIT_FILES
+
+    text = (REPO / "workflow" / "rules" / "common.smk").read_text()
+    block = text.split("SNELSON_SPLIT_FILES = {", 1)[1].split("}", 1)[0]
+    listed = {m.group(1): re.findall(r'"([^"]+)"', m.group(2))
+              for m in re.finditer(r'"(\w+)": \[([^\]]*)\]', block)}
+    assert listed == {split: list(files) for split, files in SPLIT_FILES.items()}
+
+
 def test_dag_and_library_agree_on_the_closed_form_targets():
     """common.smk decides exact vs NUTS references without importing the library; its list
     must be the library's (otherwise a target would get the wrong reference)."""
@@ -229,8 +293,9 @@ def test_rerun_after_editing_wg_touches_only_its_jobs(tiny_run):
     added = planned_outputs(run_snakemake("-n", "--configfile", "config/tiny.yaml", cwd=tiny_run).stdout) - before
     approximations = sorted(p.rstrip(",") for p in added if p.startswith("results/approximation/"))
     # WG runs at tiny scale: squiggles easy + hartmann, funnel, 4 GLM posteriors, 2 synthetic,
-    # USPS, growth, Rosenbrock, Gaussian linear model.
-    assert len([p for p in approximations if p.endswith(".npz")]) == 13, approximations
+    # USPS, growth, Rosenbrock, Gaussian linear model
+    # + the 142-parameter network of Hartmann et al.'s Fig. 5
+    assert len([p for p in approximations if p.endswith(".npz")]) == 14, approximations
     assert all("/wg/" in p for p in approximations), approximations
     # WG timings of synthetic x 2, growth, Rosenbrock, linear model
     assert len([p for p in added if p.startswith("results/timing_wg/")]) == 5

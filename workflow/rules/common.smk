@@ -19,12 +19,11 @@ CLOSED_FORM_MODELS = ("gaussian", "squiggle", "funnel", "rosenbrock")
 BNN_EXPERIMENTS = ("bnn_yu", "bnn_bergamin", "bnn_hartmann")
 # Registered files each Snelson split reads (mirrors geobayes.data.snelson.SPLIT_FILES; a test
 # keeps them equal, so the Snakefile need not import the library).
-_RLAF = "snelson/rlaf_splits/"
 SNELSON_SPLIT_FILES = {
-    "complete_raw": [_RLAF + "snelson_data.npz"],
-    "gap_raw": [_RLAF + "snelson_data_between.npz"],
-    "complete_standardised": [_RLAF + "snelson_data_standardized.npz"],
-    "gap_standardised": [_RLAF + "snelson_data_between_standardized.npz"],
+    "complete_raw": ["snelson/rlaf_splits/snelson_data.npz"],
+    "gap_raw": ["snelson/rlaf_splits/snelson_data_between.npz"],
+    "complete_standardised": ["snelson/rlaf_splits/snelson_data_standardized.npz"],
+    "gap_standardised": ["snelson/rlaf_splits/snelson_data_between_standardized.npz"],
     "random": ["snelson/train_inputs", "snelson/train_outputs"],
     "between": ["snelson/train_inputs", "snelson/train_outputs"],
     "drop23": ["snelson/snelson.npz"],
