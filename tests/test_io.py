@@ -132,3 +132,58 @@ def test_load_npz_names_missing_required_arrays(tmp_path):
     assert set(load_npz(path, required=("X",))) == {"X"}
     with pytest.raises(ValueError, match=r"a\.npz: not a thing file; missing \['y'\]"):
         load_npz(path, required=("X", "y"), what="thing file")
+
+
+# A writer that has written half of a 16 MB array into its temporary file, says where, and
+# waits to be killed.
+_KILLED_WRITER = """
+import sys, time
+import numpy as np
+from geobayes import io
+big = np.arange(2_000_000, dtype=np.float64)
+with io.atomic_path(sys.argv[1]) as tmp, open(tmp, "wb") as handle:
+    handle.write(big[: big.size // 2].tobytes())
+    handle.flush()
+    print(tmp, flush=True)
+    time.sleep(120)
+"""
+
+
+@pytest.mark.parametrize("existed", [False, True])
+def test_writer_killed_mid_write_leaves_target_untouched(tmp_path, existed):
+    """SIGKILL in the middle of a write: the destination is absent (or still the old, whole
+    file), never half-written; the killed writer's hidden temporary file is removed by the
+    next write of the same destination."""
+    import signal
+    import subprocess
+    import sys
+
+    target = tmp_path / "samples.npz"
+    if existed:
+        io.save_npz(target, theta=np.ones(4))
+    child = subprocess.Popen([sys.executable, "-c", _KILLED_WRITER, str(target)],
+                             stdout=subprocess.PIPE, text=True)
+    try:
+        tmp = Path(child.stdout.readline().strip())
+        assert tmp.parent == tmp_path and tmp.stat().st_size == 8_000_000  # mid-write
+    finally:
+        child.send_signal(signal.SIGKILL)
+        child.wait(timeout=30)
+        child.stdout.close()
+    assert child.returncode == -signal.SIGKILL
+    if existed:
+        np.testing.assert_array_equal(io.load_npz(target)["theta"], np.ones(4))
+    else:
+        assert not target.exists()
+    assert _leftovers(tmp_path) == [tmp.name]  # hidden; a killed process cannot clean up
+    io.save_npz(target, theta=np.zeros(2))  # the rerun of the job
+    np.testing.assert_array_equal(io.load_npz(target)["theta"], np.zeros(2))
+    assert _leftovers(tmp_path) == []
+
+
+def test_stale_temporaries_of_other_files_are_kept(tmp_path):
+    """Only the destination's own leftovers are swept, not another file's temporary."""
+    other = tmp_path / ".samples.npz.json.abcdefgh.tmp"  # would be a temp of 'samples.npz.json'
+    other.write_text("x")
+    io.save_json(tmp_path / "samples.npz", {"a": 1})
+    assert other.exists()

@@ -1,18 +1,23 @@
 """Atomic file I/O and provenance records.
 
 Every file the library writes goes through this module: the content is written to a
-temporary file in the destination directory and moved into place with ``os.replace``,
-so a reader never sees a half-written file and a failed write leaves nothing behind
-(see ``docs/conventions.md``).
+temporary file in the destination directory, flushed to disk (``fsync``) and moved into
+place with ``os.replace``, so a reader never sees a half-written file and a failed write
+leaves nothing behind (see ``docs/conventions.md``). A writer killed outright (SIGKILL,
+power loss) cannot remove its hidden temporary file ``.<name>.<random>.tmp``; the next
+write of the same destination does (one writer per destination at a time, as Snakemake
+guarantees for its outputs).
 """
 
 from __future__ import annotations
 
 import contextlib
+import glob
 import importlib.metadata
 import json
 import os
 import platform
+import re
 import subprocess
 import sys
 import tempfile
@@ -78,6 +83,7 @@ def atomic_path(path: str | os.PathLike[str]) -> Iterator[Path]:
     """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
+    _remove_stale_temporaries(path)
     fd, tmp_name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     os.close(fd)
     tmp = Path(tmp_name)
@@ -85,11 +91,35 @@ def atomic_path(path: str | os.PathLike[str]) -> Iterator[Path]:
         yield tmp
         # mkstemp creates 0600 files; give the result the usual umask-based mode.
         os.chmod(tmp, 0o666 & ~_current_umask())
+        _fsync(tmp)
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             tmp.unlink()
         raise
+    _fsync(path.parent)  # make the rename itself durable
+
+
+def _fsync(path: Path) -> None:
+    """Flush a file's (or a directory's entries') data to disk."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _remove_stale_temporaries(path: Path) -> None:
+    """Delete temporary files that a killed writer of ``path`` left behind.
+
+    Only names of the exact form ``atomic_path`` creates for this destination are removed
+    (``.<name>.<8 random characters>.tmp``, the ``tempfile.mkstemp`` pattern).
+    """
+    pattern = re.compile(rf"\.{re.escape(path.name)}\.[a-z0-9_]{{8}}\.tmp")
+    for stale in path.parent.glob(f".{glob.escape(path.name)}.*.tmp"):
+        if pattern.fullmatch(stale.name):
+            with contextlib.suppress(FileNotFoundError):
+                stale.unlink()
 
 
 def save_npz(path: str | os.PathLike[str], **arrays: Any) -> Path:
