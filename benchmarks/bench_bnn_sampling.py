@@ -1,0 +1,166 @@
+"""Seconds per sample of every network approximation, batched and one at a time, against the papers.
+
+The three network papers time their samplers one sample at a time: Yu et al. (2024, Supp. 16.5)
+report 0.8 s per RLA-F sample and 34 s per RLA-B sample on Snelson's 1-10-1 network (SciPy
+``solve_ivp``); Bergamin et al.'s public torch code took 2.5-4 s per riem-LA sample on the 1x15
+network and 3-9 s on the 2x10 network, run on a machine like ours (issue 5); Hartmann et al.
+(2026, Sec. 5.3.2) report 4 h for 6,000 WG samples on the 142-parameter network. Those figures
+live in ``benchmarks/reference_timings.csv``, never here.
+
+This script replays the DAG's own approximation jobs: for every approximation sidecar of a
+network posterior under ``--results`` (a finished ``snakemake`` run, e.g. the quick config), it
+rebuilds the posterior from the trained-network file, the MAP and the job's recorded config
+(``approximation`` and ``model`` blocks of the sidecar), and times in one process:
+
+* **batched**: ``approximation.sample(key, n)`` (one compile call, then ``--repeats`` calls;
+  median per sample);
+* **sequential**: the same jitted ``sample`` with ``n = 1`` over ``--sequential`` keys (one
+  warm-up call first), the papers' protocol.
+
+Ratios: sequential / batched (what batching buys) and ours / the paper's seconds per sample.
+Speed is measured here and never asserted in tests.
+
+Usage (from the repository root)::
+
+    .venv/bin/snakemake --cores 2 --configfile config/quick.yaml tables/bnn_yu_standardised.tex
+    .venv/bin/python benchmarks/bench_bnn_sampling.py --results results
+    .venv/bin/python benchmarks/bench_bnn_sampling.py --results results --n 100 --sequential 3 --repeats 1
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import statistics
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+DEFAULT_OUTPUT = REPO / "benchmarks" / "results" / "bnn_sampling.json"
+REFERENCES = REPO / "benchmarks" / "reference_timings_bnn.csv"
+
+
+def network_jobs(results: Path, methods: set[str] | None):
+    """(sidecar path, sidecar) of each repetition-0 approximation job of a network posterior."""
+    from geobayes.io import load_json
+
+    for path in sorted(results.glob("approximation/*/*/*/seed0/samples.json")):
+        record = load_json(path)
+        posterior = record["posterior"]
+        if not (results / "network" / f"{posterior}.npz").exists() and "networks" not in record["config"]["model"]:
+            continue
+        if methods is not None and record["method"] not in methods:
+            continue
+        yield path, record
+
+
+def data_file(results: Path, posterior: str, options: dict) -> Path:
+    """The trained-network file where the DAG wrote one, else the prepared split (as common.smk)."""
+    from geobayes.posterior import split_posterior_name
+
+    trained = results / "network" / f"{posterior}.npz"
+    if trained.exists():
+        return trained
+    split, model = split_posterior_name(posterior)
+    experiment = next(e for e in ("bnn_yu", "bnn_bergamin", "bnn_hartmann")
+                      if (results.parent / "data" / "prepared" / e / f"{split}.npz").exists())
+    return results.parent / "data" / "prepared" / experiment / f"{split}.npz"
+
+
+def load_references() -> list[dict]:
+    with REFERENCES.open() as handle:
+        return list(csv.DictReader(row for row in handle if not row.startswith("#")))
+
+
+def reference_for(references: list[dict], posterior: str, method: str) -> dict | None:
+    """The cited per-sample time of the same network and method, if a paper gives one."""
+    from geobayes.posterior import split_posterior_name
+
+    split, model = split_posterior_name(posterior)
+    for row in references:
+        if row["model"] == model and row["method"] == method and (not row["split"] or row["split"] == split):
+            return row
+    return None
+
+
+def time_job(posterior, mode, method: str, config: dict, key, n: int, repeats: int, sequential: int) -> dict:
+    import jax
+
+    from geobayes.methods import get_method
+
+    fitted = get_method(method).fit(posterior, config, key, mode=mode)
+    approximation = fitted.approximation
+
+    def timed(fn):
+        start = time.perf_counter()
+        out = jax.block_until_ready(fn())
+        return time.perf_counter() - start, out
+
+    compile_s, _ = timed(lambda: approximation.sample(key, n))
+    batched = []
+    for _ in range(repeats):
+        seconds, draws = timed(lambda: approximation.sample(key, n))
+        batched.append(seconds / n)
+    keys = jax.random.split(key, sequential + 1)
+    timed(lambda: approximation.sample(keys[0], 1))  # compile the n = 1 shape
+    one_at_a_time = [timed(lambda k=k: approximation.sample(k, 1))[0] for k in keys[1:]]
+    failed = int(n - int(jax.numpy.sum(draws.successful))) if hasattr(draws, "successful") else 0
+    return {"compile_s": compile_s, "batched_per_sample_s": statistics.median(batched),
+            "sequential_per_sample_s": statistics.median(one_at_a_time), "n": n, "failed": failed,
+            "batched_raw_s": batched, "sequential_raw_s": one_at_a_time}
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--results", type=Path, default=REPO / "results", help="results/ of a finished DAG run")
+    parser.add_argument("--methods", default=None, help="comma-separated method names (default: all found)")
+    parser.add_argument("--n", type=int, default=500, help="samples per batched call")
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--sequential", type=int, default=5, help="samples drawn one at a time")
+    parser.add_argument("--output", type=Path, default=DEFAULT_OUTPUT)
+    args = parser.parse_args(argv)
+
+    import jax.numpy as jnp
+
+    import geobayes  # noqa: F401  (float64)
+    from geobayes.io import load_npz, provenance, save_json
+    from geobayes.pipeline.posteriors import build_posterior
+    from geobayes.random import derive_key
+
+    references = load_references()
+    methods = None if args.methods is None else set(args.methods.split(","))
+    rows = []
+    for path, record in network_jobs(args.results, methods):
+        posterior_name, method, anchor = record["posterior"], record["method"], record["anchor"]
+        options = record["config"]["model"]
+        posterior = build_posterior(posterior_name, str(data_file(args.results, posterior_name, options)), options)
+        mode = jnp.asarray(load_npz(args.results / "map" / posterior_name / f"{anchor}.npz")["position"])
+        key = derive_key(0, "bench_bnn_sampling", posterior_name)
+        row = {"posterior": posterior_name, "dim": int(posterior.dim), "method": method,
+               **time_job(posterior, mode, method, record["config"]["approximation"], key, args.n, args.repeats,
+                          args.sequential)}
+        row["sequential/batched"] = row["sequential_per_sample_s"] / row["batched_per_sample_s"]
+        reference = reference_for(references, posterior_name, method)
+        if reference is not None:
+            paper = float(reference["seconds_per_sample"])
+            row["reference"] = reference
+            row["paper/ours_batched"] = paper / row["batched_per_sample_s"]
+            row["paper/ours_sequential"] = paper / row["sequential_per_sample_s"]
+        rows.append(row)
+        ref = (f"; paper {float(reference['seconds_per_sample']):.3g} s -> {row['paper/ours_batched']:.0f}x "
+               f"(batched), {row['paper/ours_sequential']:.0f}x (one at a time)") if reference else ""
+        print(f"{posterior_name:32s} D={row['dim']:4d} {method:18s} batched {row['batched_per_sample_s'] * 1e3:9.3f} ms"
+              f"  one-at-a-time {row['sequential_per_sample_s'] * 1e3:9.3f} ms  failed {row['failed']}{ref}",
+              flush=True)
+    if not rows:
+        print(f"no network approximation sidecars under {args.results}/approximation", file=sys.stderr)
+        return 1
+    save_json(args.output, {"provenance": provenance(), "args": {k: str(v) for k, v in vars(args).items()},
+                            "results": rows})
+    print(f"wrote {args.output}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
