@@ -1,0 +1,159 @@
+"""Hartmann et al. (2026), App. D, Figs. 8-9: the 2-D network classifier at several optima.
+
+Fig. 8: per optimum (a)-(e) a row of three panels -- the MAP decision boundary, the LA and the
+WG predictive variance ``V_{theta ~ rho}(p(y = 1 | x, theta))`` over the input plane. Fig. 9: the
+eigenvalues of the Fisher information ``I(theta_hat)`` at each optimum, one column per optimum.
+The table gives per optimum the training fit, the spectrum's drop index and counts, and the
+mean predictive variance on and off the data with the WG failure counts beside it.
+"""
+
+from __future__ import annotations
+
+import os
+import string
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from matplotlib.colors import Normalize
+from matplotlib.figure import Figure
+
+import geobayes.report.figures  # noqa: F401  (selects the Agg backend, as every figure module does)
+from geobayes.io import atomic_path
+
+#: Panel titles of the two approximations.
+METHOD_TITLES = {"ela": "LA", "wg": "WG"}
+
+
+def optimum_label(optimum: int) -> str:
+    """``(a)``, ``(b)``, ... for optimum 0, 1, ... (letters as in the paper's Fig. 8)."""
+    if not 0 <= int(optimum) < 26:
+        raise ValueError(f"optimum index must be in [0, 26), got {optimum!r}")
+    return f"({string.ascii_lowercase[int(optimum)]})"
+
+
+def classifier_table(maps: Sequence[Mapping], approximations: Mapping[tuple[int, str], Mapping]) -> pd.DataFrame:
+    """One row per optimum.
+
+    Parameters
+    ----------
+    maps
+        The MAP sidecars (``optimum``, ``logdensity``, ``log_likelihood``, ``training_accuracy``,
+        ``converged``, ``fisher_spectrum`` with ``drop_index`` and ``above``).
+    approximations
+        ``(optimum, method) ->`` approximation sidecar (``predictive_variance`` with ``on_data``
+        and ``off_data``, ``n_samples``, ``n_failed``).
+
+    Raises
+    ------
+    KeyError
+        If an optimum lacks a method's record (naming both).
+    """
+    methods = sorted({m for _, m in approximations})
+    rows = []
+    for record in sorted(maps, key=lambda r: int(r["optimum"])):
+        k = int(record["optimum"])
+        spectrum = record["fisher_spectrum"]
+        row = {"optimum": optimum_label(k), "log_posterior": record["logdensity"],
+               "log_likelihood": record["log_likelihood"], "training_accuracy": record["training_accuracy"],
+               "map_converged": bool(record["converged"]), "fisher_largest": spectrum["largest"],
+               "fisher_drop_index": int(spectrum["drop_index"])}
+        row.update({f"fisher_above_{t}_rel": int(n) for t, n in spectrum["above"].items()})
+        for method in methods:
+            if (k, method) not in approximations:
+                raise KeyError(f"optimum {k}: no {method!r} approximation record")
+            fit = approximations[(k, method)]
+            variance = fit["predictive_variance"]
+            name = METHOD_TITLES.get(method, method).lower()
+            row.update({f"{name}_variance_on_data": variance["on_data"], f"{name}_variance_off_data": variance["off_data"],
+                        f"{name}_off_on_ratio": variance["off_data"] / variance["on_data"] if variance["on_data"] > 0
+                        else float("nan"),
+                        f"{name}_samples": int(fit["n_samples"]), f"{name}_failed": int(fit["n_failed"])})
+            if "max_residual" in fit:
+                row[f"{name}_max_residual"] = fit["max_residual"]
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def variance_figure(panels: Sequence[Mapping], X: np.ndarray, y: np.ndarray,
+                    methods: Sequence[str] = ("ela", "wg")) -> Figure:
+    """Fig. 8: one row per optimum -- MAP decision boundary, then each method's predictive variance.
+
+    Parameters
+    ----------
+    panels
+        Per optimum (in order): ``x1``, ``x2`` (grid axes), ``map_probability`` (P x P, the MAP's
+        ``p(y = 1 | x)``) and for each method ``<method>`` (P x P predictive variance).
+    X, y
+        Training inputs (n, 2) and 0/1 labels, drawn on every panel.
+    methods
+        Variance columns, left to right.
+
+    Raises
+    ------
+    ValueError
+        If there are no panels or a grid does not match its axes.
+    """
+    if not panels:
+        raise ValueError("variance_figure needs at least one optimum")
+    rows, cols = len(panels), 1 + len(methods)
+    fig = Figure(figsize=(3.2 * cols, 2.8 * rows), layout="constrained")
+    axes = fig.subplots(rows, cols, squeeze=False, sharex=True, sharey=True)
+    # One colour scale per method across optima, so "consistent across MAPs" is visible.
+    vmax = {m: max(float(np.nanmax(p[m])) for p in panels) for m in methods}
+    for i, panel in enumerate(panels):
+        x1, x2 = np.asarray(panel["x1"]), np.asarray(panel["x2"])
+        shape = (x2.size, x1.size)
+        prob = np.asarray(panel["map_probability"]).reshape(shape)
+        ax = axes[i, 0]
+        ax.contourf(x1, x2, prob, levels=np.linspace(0, 1, 11), cmap="RdBu_r", alpha=0.6)
+        ax.contour(x1, x2, prob, levels=[0.5], colors="k", linewidths=1.5)
+        ax.set_ylabel(f"{optimum_label(panel.get('optimum', i))}\n$x_2$")
+        for j, method in enumerate(methods, start=1):
+            ax = axes[i, j]
+            image = ax.pcolormesh(x1, x2, np.asarray(panel[method]).reshape(shape), shading="auto", cmap="viridis",
+                                  norm=Normalize(0.0, vmax[method] if vmax[method] > 0 else 1.0))
+            if i == 0:
+                fig.colorbar(image, ax=axes[:, j], shrink=0.6, label=f"{METHOD_TITLES.get(method, method)} "
+                             r"$\mathbb{V}[p(y=1\mid x)]$")
+        for ax in axes[i]:
+            ax.scatter(X[:, 0], X[:, 1], c=np.where(np.asarray(y) > 0.5, "tab:red", "tab:blue"), s=4,
+                       edgecolors="none")
+    axes[0, 0].set_title("MAP decision boundary")
+    for j, method in enumerate(methods, start=1):
+        axes[0, j].set_title(f"{METHOD_TITLES.get(method, method)} predictive variance")
+    for ax in axes[-1]:
+        ax.set_xlabel("$x_1$")
+    return fig
+
+
+def spectra_figure(spectra: Sequence[np.ndarray], drop_indices: Sequence[int] | None = None) -> Figure:
+    """Fig. 9: sorted eigenvalues of ``I(theta_hat)`` (log scale), one column per optimum.
+
+    Eigenvalues at or below ``1e-16`` times the largest (numerical zeros; the rank is at most
+    n) are drawn at that floor. A dashed line marks each optimum's drop index.
+    """
+    if not spectra:
+        raise ValueError("spectra_figure needs at least one spectrum")
+    fig = Figure(figsize=(2.4 * len(spectra), 3.2), layout="constrained")
+    axes = fig.subplots(1, len(spectra), squeeze=False, sharey=True)[0]
+    for k, (ax, eigenvalues) in enumerate(zip(axes, spectra)):
+        eigenvalues = np.sort(np.asarray(eigenvalues, dtype=np.float64))[::-1]
+        floor = 1e-16 * eigenvalues[0]
+        ax.semilogy(np.arange(1, eigenvalues.size + 1), np.maximum(eigenvalues, floor), ".", ms=2)
+        if drop_indices is not None:
+            ax.axvline(drop_indices[k] + 0.5, color="tab:red", ls="--", lw=1, label=f"drop after {drop_indices[k]}")
+            ax.legend(loc="upper right", fontsize=7, frameon=False)
+        ax.set_title(optimum_label(k))
+        ax.set_xlabel("index")
+    axes[0].set_ylabel(r"eigenvalue of $\mathcal{I}(\hat\theta)$")
+    return fig
+
+
+def save_pdf(fig: Figure, path: str | os.PathLike[str]) -> Path:
+    """Write ``fig`` as PDF atomically."""
+    path = Path(path)
+    with atomic_path(path) as tmp:
+        fig.savefig(tmp, format="pdf")
+    return path

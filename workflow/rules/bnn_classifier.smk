@@ -1,0 +1,151 @@
+# Hartmann et al. (2026), App. D, Figs. 8-9: the 2-15-15-1 SiLU network classifier (d = 301) on
+# n = 200 points of Bergamin et al.'s banana set, at several optima (a)-(e) from random
+# initialisations; per optimum LA and WG, their predictive variance over the input plane and
+# the Fisher spectrum. Self-contained (config key `bnn_classifier`): the generic MAP rule keeps
+# one mode per posterior, here every optimum is its own job.
+
+BNN_CLASSIFIER = config["bnn_classifier"]
+BNN_CLASSIFIER_METHODS = ["ela", "wg"]
+
+
+def bnn_classifier_optima():
+    """Optimum indices 0 .. optima - 1 ((a), (b), ...)."""
+    return list(range(BNN_CLASSIFIER["optima"]))
+
+
+def bnn_classifier_report_inputs(wildcards):
+    """Every optimum's MAP and approximation files."""
+    files = {"data": f"data/prepared/bnn_classifier/{BNN_CLASSIFIER['dataset']}.npz"}
+    for k in bnn_classifier_optima():
+        files[f"map{k}"] = f"results/bnn_classifier/optimum{k}/map.npz"
+        files[f"map{k}_json"] = f"results/bnn_classifier/optimum{k}/map.json"
+        for m in BNN_CLASSIFIER_METHODS:
+            files[f"{m}{k}"] = f"results/bnn_classifier/optimum{k}/{m}.npz"
+            files[f"{m}{k}_json"] = f"results/bnn_classifier/optimum{k}/{m}.json"
+    return files
+
+
+def bnn_classifier_dim():
+    """Number of network weights d (301 for 2-15-15-1)."""
+    sizes = [2, *BNN_CLASSIFIER["hidden"], 1]
+    return sum((a + 1) * b for a, b in zip(sizes[:-1], sizes[1:]))
+
+
+def bnn_classifier_mem_mb(wildcards):
+    """Memory of one approximation job: WG's batched BFGS keeps a d x d inverse Hessian per
+    sample (with working copies), plus one chunk of grid predictions."""
+    per_sample = 3 * bnn_classifier_dim() ** 2 if wildcards.method == "wg" else bnn_classifier_dim()
+    grid = BNN_CLASSIFIER["chunk"] * BNN_CLASSIFIER["grid"]["points"] ** 2
+    return 2000 + 8 * (BNN_CLASSIFIER["samples"] * per_sample + 4 * grid) // 2**20
+
+
+def bnn_classifier_targets():
+    """Fig. 8, Fig. 9 and the per-optimum table."""
+    return ["figures/bnn_classifier_variance.pdf", "figures/bnn_classifier_fisher_spectra.pdf",
+            "tables/bnn_classifier.csv"]
+
+
+# n random rows of the banana data (indices and seed stored with them).
+rule prepare_bnn_classifier:
+    input:
+        raw="data/raw/banana/banana.csv",
+        code=library_closure("data.banana_classification"),
+    output:
+        "data/prepared/bnn_classifier/{dataset}.npz",
+    params:
+        options=BNN_CLASSIFIER,
+        seed=config["seed"],
+    log:
+        "logs/prepare/bnn_classifier/{dataset}.log",
+    benchmark:
+        "logs/benchmarks/prepare/bnn_classifier/{dataset}.tsv"
+    resources:
+        mem_mb=500,
+        runtime=5,
+    threads: 1
+    wildcard_constraints:
+        dataset="banana",
+    conda:
+        ENV
+    script:
+        "../scripts/prepare_bnn_classifier.py"
+
+
+# One optimum: BFGS from initialisation {optimum}, training fit, Fisher eigenvalues, MAP on the grid.
+rule bnn_classifier_map:
+    input:
+        data=f"data/prepared/bnn_classifier/{BNN_CLASSIFIER['dataset']}.npz",
+        code=library_closure("data.banana_classification", "networks.classifier_posterior", "metrics.fisher_spectrum",
+                             "metrics.classifier_variance", "optimize.map_estimate", "optimize.anchors"),
+    output:
+        npz="results/bnn_classifier/optimum{optimum}/map.npz",
+        json="results/bnn_classifier/optimum{optimum}/map.json",
+    params:
+        options=BNN_CLASSIFIER,
+        seed=config["seed"],
+        device=config["device"],
+    log:
+        "logs/bnn_classifier/optimum{optimum}/map.log",
+    benchmark:
+        "logs/benchmarks/bnn_classifier/optimum{optimum}/map.tsv"
+    resources:
+        mem_mb=2000,
+        runtime=60,
+    threads: 1
+    wildcard_constraints:
+        optimum=r"\d+",
+    conda:
+        ENV
+    script:
+        "../scripts/bnn_classifier_map.py"
+
+
+# LA (ela) or WG at one optimum, and the Monte-Carlo predictive variance on the grid.
+rule bnn_classifier_approximate:
+    input:
+        data=f"data/prepared/bnn_classifier/{BNN_CLASSIFIER['dataset']}.npz",
+        map="results/bnn_classifier/optimum{optimum}/map.npz",
+        code=lambda wildcards: library_closure("data.banana_classification", "networks.classifier_posterior",
+                                               "metrics.classifier_variance", f"methods.{wildcards.method}"),
+    output:
+        npz="results/bnn_classifier/optimum{optimum}/{method}.npz",
+        json="results/bnn_classifier/optimum{optimum}/{method}.json",
+    params:
+        options=BNN_CLASSIFIER,
+        seed=config["seed"],
+        device=config["device"],
+    log:
+        "logs/bnn_classifier/optimum{optimum}/{method}.log",
+    benchmark:
+        "logs/benchmarks/bnn_classifier/optimum{optimum}/{method}.tsv"
+    resources:
+        mem_mb=bnn_classifier_mem_mb,
+        runtime=600,
+    threads: 1
+    wildcard_constraints:
+        optimum=r"\d+",
+        method="|".join(BNN_CLASSIFIER_METHODS),
+    conda:
+        ENV
+    script:
+        "../scripts/bnn_classifier_approximate.py"
+
+
+# Fig. 8, Fig. 9 and tables/bnn_classifier.csv.
+rule report_bnn_classifier:
+    input:
+        unpack(bnn_classifier_report_inputs),
+        code=library_closure("report.bnn_classifier", "data.banana_classification"),
+    output:
+        variance="figures/bnn_classifier_variance.pdf",
+        spectra="figures/bnn_classifier_fisher_spectra.pdf",
+        csv="tables/bnn_classifier.csv",
+    params:
+        optima=bnn_classifier_optima(),
+        methods=BNN_CLASSIFIER_METHODS,
+    log:
+        "logs/report/bnn_classifier.log",
+    conda:
+        ENV
+    script:
+        "../scripts/report_bnn_classifier.py"

@@ -1,0 +1,28 @@
+"""Hartmann et al. (2026), App. D: Fig. 8 (MAP decision boundary, LA and WG predictive variance per
+optimum), Fig. 9 (Fisher spectra per optimum) and the per-optimum table."""
+
+from geobayes.data.banana_classification import load_classification_subset
+from geobayes.io import load_json, load_npz, save_csv
+from geobayes.pipeline.step import logged_to
+from geobayes.report.bnn_classifier import classifier_table, save_pdf, spectra_figure, variance_figure
+
+smk = snakemake  # noqa: F821
+
+with logged_to(smk.log[0]) as log:
+    optima, methods = list(smk.params.optima), list(smk.params.methods)
+    data = load_classification_subset(smk.input.data)
+    maps = [load_json(smk.input[f"map{k}_json"]) for k in optima]
+    records = {(k, m): load_json(smk.input[f"{m}{k}_json"]) for k in optima for m in methods}
+    table = classifier_table(maps, records)
+    print(table.to_string(), file=log)
+    save_csv(table, smk.output.csv)
+    panels = []
+    for k in optima:
+        optimum = load_npz(smk.input[f"map{k}"], required=("x1", "x2", "map_probability"), what="classifier MAP file")
+        panel = {"optimum": k, "x1": optimum["x1"], "x2": optimum["x2"], "map_probability": optimum["map_probability"]}
+        for m in methods:
+            panel[m] = load_npz(smk.input[f"{m}{k}"], required=("grid_variance",), what=f"{m} predictive file")["grid_variance"]
+        panels.append(panel)
+    save_pdf(variance_figure(panels, data.X, data.y, methods), smk.output.variance)
+    spectra = [load_npz(smk.input[f"map{k}"], required=("fisher_eigenvalues",))["fisher_eigenvalues"] for k in optima]
+    save_pdf(spectra_figure(spectra, [m["fisher_spectrum"]["drop_index"] for m in maps]), smk.output.spectra)
