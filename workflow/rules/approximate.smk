@@ -21,6 +21,7 @@ rule approximate:
     resources:
         mem_mb=4000,
         runtime=120,
+        **gpu_resources(),
     threads: 1
     conda:
         ENV

@@ -3,6 +3,7 @@
 
 import ast
 import csv
+import os
 import re
 from pathlib import Path
 
@@ -29,6 +30,12 @@ SNELSON_SPLIT_FILES = {
     "drop23": ["snelson/snelson.npz"],
 }
 WG_TIMING = config["wg_timing"]
+
+
+# On a cluster (profiles/slurm) downloads run on the submitting node: compute nodes often
+# have no internet, and a download takes seconds. Local runs are unaffected.
+localrules:
+    download,
 
 
 def _model_experiments():
@@ -248,6 +255,65 @@ def reference_draws(posterior=None):
 def maybe_protected(path):
     """Reference outputs are write-protected when reference.protect is true (paper scale)."""
     return protected(path) if config["reference"]["protect"] else path
+
+
+#: GPU request of a job that runs JAX on `device: gpu`, in the site's GRES spelling (profiles/README.md).
+GPU_GRES_VARIABLE = "GEOBAYES_SLURM_GRES"
+
+
+def gpu_resources():
+    """Resources of a rule whose script runs JAX on config `device` (``**gpu_resources()``).
+
+    With ``device: gpu`` the job asks the scheduler for a GPU: ``gres`` (SLURM executor ->
+    ``sbatch --gres=<spec>``) from $GEOBAYES_SLURM_GRES, default ``gpu:1``; sites name GPU
+    types there (``gpu:a100:1``). With ``device: cpu`` nothing is requested. One switch thus
+    both moves JAX to the GPU and reserves one; a local run ignores ``gres``.
+    """
+    if config["device"] != "gpu":
+        return {}
+    return {"gres": gpu_gres}
+
+
+def gpu_gres(wildcards):
+    """The GRES a GPU job asks SLURM for; checked against the cluster before submission."""
+    spec = os.environ.get(GPU_GRES_VARIABLE, "").strip() or "gpu:1"
+    plugin = workflow.executor_plugin
+    if plugin is not None and plugin.name == "slurm":
+        _check_cluster_has_gres(spec)
+    return spec
+
+
+_CHECKED_GRES = set()
+
+
+def _check_cluster_has_gres(spec):
+    """Fail before any sbatch call when no node of the cluster declares the GRES of ``spec``.
+
+    Without this, sbatch rejects each GPU job with "Invalid generic resource (gres)
+    specification", a message Snakemake does not even print for grouped jobs.
+    """
+    if spec in _CHECKED_GRES:
+        return
+    import subprocess
+
+    try:
+        declared = subprocess.run(["sinfo", "--noheader", "--format=%P %G"], capture_output=True,
+                                  text=True, timeout=60, check=True).stdout.split("\n")
+    except (OSError, subprocess.SubprocessError):
+        return  # cannot ask: let sbatch decide
+    name = spec.split(":")[0]
+    gres_columns = [line.split(None, 1)[1] for line in declared if len(line.split(None, 1)) == 2]
+    if not any(re.search(rf"(^|,){re.escape(name)}(:|\(|,|$)", gres) for gres in gres_columns):
+        partitions = "; ".join(line for line in declared if line.strip()) or "none"
+        raise WorkflowError(
+            f"config device: gpu asks SLURM for the generic resource gres={spec!r} (from ${GPU_GRES_VARIABLE}, "
+            f"default 'gpu:1') for every JAX job, but no node of this cluster declares a {name!r} GRES "
+            f"(sinfo partition/GRES: {partitions}). Declare the GPUs (slurm.conf: GresTypes=gpu and Gres=gpu:<n> "
+            f"on the NodeName line; gres.conf: the device files), set ${GPU_GRES_VARIABLE} to the site's spelling "
+            f"(e.g. gpu:a100:1) and $GEOBAYES_SLURM_PARTITION to the GPU partition, or run with device: cpu. "
+            f"See profiles/README.md."
+        )
+    _CHECKED_GRES.add(spec)
 
 
 def experiment_evaluations(experiment, methods=None):

@@ -19,6 +19,7 @@ rule map:
     resources:
         mem_mb=2000,
         runtime=30,
+        **gpu_resources(),
     threads: 1
     conda:
         ENV

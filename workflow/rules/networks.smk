@@ -48,6 +48,7 @@ rule train_network:
     resources:
         mem_mb=2000,
         runtime=120,
+        **gpu_resources(),
     threads: 1
     conda:
         ENV

@@ -20,6 +20,7 @@ rule reference:
     resources:
         mem_mb=4000,
         runtime=240,
+        **gpu_resources(),
     threads: 1
     conda:
         ENV

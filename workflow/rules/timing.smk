@@ -21,6 +21,7 @@ rule time_sampling:
     resources:
         mem_mb=4000,
         runtime=240,
+        **gpu_resources(),
     threads: 2
     conda:
         ENV

@@ -141,6 +141,7 @@ rule time_wg:
     resources:
         mem_mb=4000,
         runtime=240,
+        **gpu_resources(),
     threads: 2
     conda:
         ENV
