@@ -1,0 +1,43 @@
+# Helpers of workflow/rules/bnn_classifier.smk (Hartmann et al. 2026, App. D classifier): the
+# config slice, the optima, inputs and targets. Functions only (no rules), so that the rules file
+# stays lint-clean.
+
+BNN_CLASSIFIER = config["bnn_classifier"]
+BNN_CLASSIFIER_METHODS = ["ela", "wg"]
+
+
+def bnn_classifier_optima():
+    """Optimum indices 0 .. optima - 1 ((a), (b), ...)."""
+    return list(range(BNN_CLASSIFIER["optima"]))
+
+
+def bnn_classifier_report_inputs(wildcards):
+    """Every optimum's MAP and approximation files."""
+    files = {"data": f"data/prepared/bnn_classifier/{BNN_CLASSIFIER['dataset']}.npz"}
+    for k in bnn_classifier_optima():
+        files[f"map{k}"] = f"results/bnn_classifier/optimum{k}/map.npz"
+        files[f"map{k}_json"] = f"results/bnn_classifier/optimum{k}/map.json"
+        for m in BNN_CLASSIFIER_METHODS:
+            files[f"{m}{k}"] = f"results/bnn_classifier/optimum{k}/{m}.npz"
+            files[f"{m}{k}_json"] = f"results/bnn_classifier/optimum{k}/{m}.json"
+    return files
+
+
+def bnn_classifier_dim():
+    """Number of network weights d (301 for 2-15-15-1)."""
+    sizes = [2, *BNN_CLASSIFIER["hidden"], 1]
+    return sum((a + 1) * b for a, b in zip(sizes[:-1], sizes[1:]))
+
+
+def bnn_classifier_mem_mb(wildcards):
+    """Memory of one approximation job: WG's batched BFGS keeps a d x d inverse Hessian per
+    sample (with working copies), plus one chunk of grid predictions."""
+    per_sample = 3 * bnn_classifier_dim() ** 2 if wildcards.method == "wg" else bnn_classifier_dim()
+    grid = BNN_CLASSIFIER["chunk"] * BNN_CLASSIFIER["grid"]["points"] ** 2
+    return 2000 + 8 * (BNN_CLASSIFIER["samples"] * per_sample + 4 * grid) // 2**20
+
+
+def bnn_classifier_targets():
+    """Fig. 8, Fig. 9 and the per-optimum table."""
+    return ["figures/bnn_classifier_variance.pdf", "figures/bnn_classifier_fisher_spectra.pdf",
+            "tables/bnn_classifier.csv"]
