@@ -1,0 +1,120 @@
+# Hartmann et al. (2026), App. D, Figs. 6-7: the regression network of Fig. 5 (experiment
+# bnn_hartmann) at several optima (a), (b), ... from random initialisations (config key
+# `bnn_hartmann_maps`). Optimum k is the MAP anchor `optimum<k>`: its file has the format of the
+# generic MAP files (results/map/<posterior>/optimum<k>.npz), and the generic approximation and
+# prediction scripts run from it; only the sample count (the paper's S) differs from Fig. 5's.
+
+include: "bnn_hartmann_maps_common.smk"
+
+
+# Every optimum in one job: BFGS from each start N(0, init_std^2 I), batched as the restarts of
+# the generic MAP, but every run is kept (optimum k = run k).
+rule map_optima:
+    input:
+        data=prepared_data,
+        code=library_closure("optimize.map_optima", "optimize.anchors", "pipeline.posteriors"),
+    output:
+        npz=expand("results/map/{{posterior}}/{anchor}.npz", anchor=bnn_hartmann_maps_optima()),
+        json=expand("results/map/{{posterior}}/{anchor}.json", anchor=bnn_hartmann_maps_optima()),
+    params:
+        map=config["map"],
+        optima={key: BNN_HARTMANN_MAPS[key] for key in ("optima", "init_std")},
+        model=model_options,
+        seed=config["seed"],
+        device=config["device"],
+    log:
+        "logs/map/{posterior}/optima.log",
+    benchmark:
+        "logs/benchmarks/map/{posterior}/optima.tsv"
+    resources:
+        mem_mb=2000,
+        runtime=60,
+        **gpu_resources(),
+    threads: 1
+    conda:
+        ENV
+    script:
+        "../scripts/map_optima.py"
+
+
+# The generic approximation script at anchor optimum<k>.
+rule approximate_optimum:
+    input:
+        data=prepared_data,
+        map="results/map/{posterior}/{anchor}.npz",
+        code=method_code,
+    output:
+        npz="results/approximation/{posterior}/{anchor,optimum\d+}/{method}/seed{seed}/samples.npz",
+        json="results/approximation/{posterior}/{anchor,optimum\d+}/{method}/seed{seed}/samples.json",
+    params:
+        approximation=bnn_hartmann_maps_approximation,
+        model=bnn_hartmann_maps_model,
+        seed=config["seed"],
+        device=config["device"],
+    log:
+        "logs/approximation/{posterior}/{anchor}/{method}/seed{seed}.log",
+    benchmark:
+        "logs/benchmarks/approximation/{posterior}/{anchor}/{method}/seed{seed}.tsv"
+    resources:
+        mem_mb=4000,
+        runtime=120,
+        **gpu_resources(),
+    threads: 1
+    conda:
+        ENV
+    script:
+        "../scripts/approximate.py"
+
+
+# The generic prediction script: function samples of one optimum's approximation on the grid.
+rule predict_optimum:
+    input:
+        data=prepared_data,
+        draws="results/approximation/{posterior}/{anchor}/{method}/seed{seed}/samples.npz",
+        record="results/approximation/{posterior}/{anchor}/{method}/seed{seed}/samples.json",
+        code=lambda wildcards: library_closure("networks.predictive", "metrics.predictive", f"methods.{wildcards.method}",
+                                               "pipeline.posteriors"),
+    output:
+        npz="results/prediction/{posterior}/{anchor,optimum\d+}/{method}/seed{seed}.npz",
+        json="results/prediction/{posterior}/{anchor,optimum\d+}/{method}/seed{seed}.json",
+    params:
+        model=model_options,
+        samples=BNN_HARTMANN_MAPS["samples"],
+        seed=config["seed"],
+    log:
+        "logs/prediction/{posterior}/{anchor}/{method}/seed{seed}.log",
+    resources:
+        mem_mb=2000,
+        runtime=10,
+    threads: 1
+    conda:
+        ENV
+    script:
+        "../scripts/predict_network.py"
+
+
+# Fig. 6 (LA and WG predictive per optimum), Fig. 7 (pairwise W2 across optima vs x), the W2
+# summary per method with failures counted, and the optima's log posteriors and distances.
+rule figure_bnn_hartmann_maps:
+    input:
+        unpack(bnn_hartmann_maps_inputs),
+        code=library_closure("report.bnn_map_robustness", "report.bnn_figures", "report.bnn_panels",
+                             "metrics.predictive", "networks.predictive", "pipeline.posteriors"),
+    output:
+        maps="figures/bnn_hartmann_maps.pdf",
+        w2="figures/bnn_hartmann_map_w2.pdf",
+        csv="tables/bnn_hartmann_map_w2.csv",
+        optima="tables/bnn_hartmann_map_optima.csv",
+        json="tables/bnn_hartmann_map_w2.json",
+    params:
+        options=BNN_HARTMANN_MAPS,
+        methods=BNN_HARTMANN_MAPS_METHODS,
+        optima=BNN_HARTMANN_MAPS["optima"],
+        posterior=bnn_hartmann_maps_posterior(),
+        model=EXPERIMENTS["bnn_hartmann"],
+    log:
+        "logs/report/bnn_hartmann_maps.log",
+    conda:
+        ENV
+    script:
+        "../scripts/figure_bnn_hartmann_maps.py"
