@@ -26,6 +26,7 @@ include: "workflow/rules/timing.smk"
 include: "workflow/rules/report.smk"
 include: "workflow/rules/wrapped_gaussian.smk"
 include: "workflow/rules/networks.smk"
+include: "workflow/rules/bnn_classifier.smk"
 
 
 rule all:
@@ -34,3 +35,4 @@ rule all:
         final_targets(),
         hartmann_targets(),
         bnn_targets(),
+        bnn_classifier_targets(),

@@ -96,8 +96,8 @@ def test_paper_scale_dag_has_every_job():
     # logreg files, the USPS training split and the growth data
     bnn = bnn_posteriors(config["experiments"])
     n_bnn = sum(bnn.values())
-    # + the Snelson files: 4 RLAF splits, 2 text files, snelson.npz
-    assert counts["download"] == len(logreg["datasets"]) + 2 + 7
+    # + the Snelson files: 4 RLAF splits, 2 text files, snelson.npz; + banana.csv (App. D classifier)
+    assert counts["download"] == len(logreg["datasets"]) + 2 + 7 + 1
     assert counts["prepare_logreg"] == n_logreg
     assert counts["prepare_glm"] == 2 * len(config["experiments"]["glm"]["datasets"])
     assert counts["prepare_synthetic"] == hartmann["synthetic"]
@@ -122,6 +122,10 @@ def test_paper_scale_dag_has_every_job():
     for rule, n in (("table_bnn_yu", 2), ("figure_bnn_yu", 2), ("figure_bnn_bergamin", 2), ("figure_bnn_hartmann", 1)):
         assert counts[rule] == n, rule
     assert counts["time_wg"] == with_data + 1  # every Hartmann posterior with data + Rosenbrock
+    # Hartmann et al. (2026), App. D classifier: one data subset, 5 optima x (MAP, LA, WG), one report
+    optima = config["bnn_classifier"]["optima"]
+    assert (counts["prepare_bnn_classifier"], counts["report_bnn_classifier"]) == (1, 1)
+    assert counts["bnn_classifier_map"] == optima == 5 and counts["bnn_classifier_approximate"] == 2 * optima
     assert counts["summarise"] == 5 + 6
     assert counts["figure_target_samples"] == 5  # squiggle easy, difficult, hartmann; funnel; banana
     assert counts["figure_wg_contours"] == counts["figure_wg_scatter"] == 2
@@ -300,3 +304,25 @@ def test_rerun_after_editing_wg_touches_only_its_jobs(tiny_run):
     # WG timings of synthetic x 2, growth, Rosenbrock, linear model
     assert len([p for p in added if p.startswith("results/timing_wg/")]) == 5
     assert not [p for p in added if p.startswith(("results/map/", "results/reference/", "data/"))]
+
+
+def test_tiny_run_bnn_classifier_outputs(tiny_run):
+    """Hartmann et al. (2026), App. D (Figs. 8-9) at tiny scale: every optimum fits the banana
+    subset, its Fisher spectrum drops before d = 37, every WG solve is counted, and the
+    predictive variances are finite and positive, WG's larger off the data than on it."""
+    for name in ("figures/bnn_classifier_variance.pdf", "figures/bnn_classifier_fisher_spectra.pdf",
+                 "tables/bnn_classifier.csv"):
+        assert (tiny_run / name).stat().st_size > 0, name
+    table = pd.read_csv(tiny_run / "tables/bnn_classifier.csv")
+    assert list(table["optimum"]) == ["(a)", "(b)"]
+    assert (table["training_accuracy"] > 0.8).all() and table["map_converged"].all()
+    assert ((table["fisher_drop_index"] >= 1) & (table["fisher_drop_index"] < 37)).all()
+    assert (table["wg_samples"] == 6).all() and (table["la_failed"] == 0).all()
+    assert (table["wg_failed"] <= table["wg_samples"]).all()
+    for column in ("la_variance_on_data", "la_variance_off_data", "wg_variance_on_data", "wg_variance_off_data"):
+        assert (np.isfinite(table[column]) & (table[column] > 0)).all(), column
+    assert (table["wg_off_on_ratio"] > 1).all()
+    data = np.load(tiny_run / "data/prepared/bnn_classifier/banana.npz")
+    assert data["X"].shape == (200, 2) and data["indices"].shape == (200,)
+    record = load_json(tiny_run / "results/bnn_classifier/optimum1/wg.json")
+    assert record["n_samples"] == 6 and "result_codes" in record and record["provenance"]
