@@ -26,6 +26,7 @@ include: "workflow/rules/timing.smk"
 include: "workflow/rules/report.smk"
 include: "workflow/rules/wrapped_gaussian.smk"
 include: "workflow/rules/networks.smk"
+include: "workflow/rules/bnn_scalability.smk"
 include: "workflow/rules/bnn_classifier.smk"
 
 
@@ -35,4 +36,5 @@ rule all:
         final_targets(),
         hartmann_targets(),
         bnn_targets(),
+        bnn_scalability_targets(),
         bnn_classifier_targets(),
