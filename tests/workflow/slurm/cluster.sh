@@ -102,8 +102,8 @@ SwitchType=switch/none
 SlurmctldTimeout=30
 SlurmdTimeout=30
 InactiveLimit=0
-# Finished jobs stay visible to squeue (the status command without slurmdbd) this long.
-MinJobAge=600
+# Finished jobs stay visible to squeue (the status command without slurmdbd) for an hour.
+MinJobAge=3600
 KillWait=5
 Waittime=0
 NodeName=$node NodeAddr=127.0.0.1 CPUs=$cpus RealMemory=$mem State=UNKNOWN
