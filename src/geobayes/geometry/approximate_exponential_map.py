@@ -14,6 +14,7 @@ import jax
 import jax.numpy as jnp
 import optimistix as optx
 
+from geobayes.batching import Schedule, scheduled_map
 from geobayes.geometry.approximate_log_map import ApproximateLogMap
 
 #: Result code of a solve that converged to a point whose residual exceeds the tolerance: a
@@ -91,13 +92,16 @@ class ExpMapResult(NamedTuple):
 
 
 def approximate_exponential_map(
-    log_map: ApproximateLogMap, velocities: jax.Array, settings: ExpMapSettings
+    log_map: ApproximateLogMap, velocities: jax.Array, settings: ExpMapSettings,
+    schedule: Schedule = Schedule(),
 ) -> ExpMapResult:
     """Solve Eq. (14) for every row of ``velocities`` (shape (n, D)), starting at ``theta* + V``.
 
     Returns the solutions with their Optimistix result codes (0 = success;
     :data:`RESIDUAL_FAILURE` when the solver stopped at a non-zero residual), steps and the
     max-norm residual ``|Log(theta) - V|``. Failures are reported, never raised or replaced.
+    ``schedule`` chunks the batch (:class:`~geobayes.batching.Schedule`; no difficulty
+    predictor, so it is never sorted); the outputs do not depend on it.
     """
 
     def residual_fn(theta, v):
@@ -133,5 +137,5 @@ def approximate_exponential_map(
         code = jnp.where((code == 0) & ~small, RESIDUAL_FAILURE, code)
         return theta, code == 0, code, sol.stats["num_steps"], residual
 
-    points, ok, codes, steps, residuals = jax.vmap(one)(velocities)
+    points, ok, codes, steps, residuals = scheduled_map(one, velocities, schedule)
     return ExpMapResult(points, ok, codes, steps, residuals)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import equinox as eqx
 import jax
 
+from geobayes.batching import Schedule
 from geobayes.geometry.exponential_map import OdeSettings, exponential_map
 from geobayes.geometry.metric import Metric
 from geobayes.methods.base import ApproximateDraws, FitResult
@@ -24,18 +25,25 @@ class GeodesicLaplace(eqx.Module):
         The target (needed by the metric).
     ode
         Solver settings of the exponential map.
+    schedule
+        Chunking / difficulty sorting of the batched Exp map (same draws for every schedule).
     """
 
     tangent: TangentGaussian
     metric: Metric
     posterior: eqx.Module
     ode: OdeSettings
+    schedule: Schedule = Schedule()
 
     @eqx.filter_jit
-    def sample(self, key: jax.Array, n: int) -> ApproximateDraws:
-        """``n`` samples, each with its solver result code and step count."""
+    def sample(self, key: jax.Array, n: int, schedule: Schedule | None = None) -> ApproximateDraws:
+        """``n`` samples, each with its solver result code and step count.
+
+        ``schedule`` overrides the fitted one (the draws do not depend on it).
+        """
         velocities = self.tangent.sample_velocities(key, n)
-        end = exponential_map(self.metric, self.posterior, self.tangent.mode, velocities, self.ode)
+        end = exponential_map(self.metric, self.posterior, self.tangent.mode, velocities, self.ode,
+                              self.schedule if schedule is None else schedule)
         return ApproximateDraws(end.points, end.successful, end.result_code, end.num_steps)
 
 
@@ -45,4 +53,5 @@ def fit_geodesic_laplace(
     """Shared ``fit`` of the geodesic family: tangent Gaussian at ``mode`` + the given metric."""
     tangent = TangentGaussian.at_mode(posterior, mode, config.get("precision", "hessian"))
     ode = OdeSettings.from_config(config["ode"]) if "ode" in config else OdeSettings()
-    return FitResult(GeodesicLaplace(tangent, metric, posterior, ode), {"method": name})
+    return FitResult(GeodesicLaplace(tangent, metric, posterior, ode, Schedule.from_config(config)),
+                     {"method": name})

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import equinox as eqx
 import jax
 import jax.numpy as jnp
 
+from geobayes.batching import Schedule
 from geobayes.geometry.exponential_map import OdeSettings, exponential_map
 from geobayes.geometry.gaussian_monge import GaussianMonge
 from geobayes.geometry.logarithmic_map import LogMapResult, LogMapSettings, logarithmic_map
@@ -40,12 +43,16 @@ class LogExpLaplace(eqx.Module):
         Solver settings of the Exp map.
     log_map
         Settings of the log map (shooting with continuation).
+    schedule
+        Chunking / difficulty sorting of the batched Exp map. The log map is chunked by
+        ``log_map.batch_size`` (see :func:`fit`). The draws do not depend on either.
     """
 
     tangent: TangentGaussian
     posterior: eqx.Module
     ode: OdeSettings
     log_map: LogMapSettings
+    schedule: Schedule = Schedule()
 
     @property
     def gaussian_metric(self) -> GaussianMonge:
@@ -54,7 +61,8 @@ class LogExpLaplace(eqx.Module):
         return GaussianMonge(mean=self.tangent.mode, precision=chol @ chol.T)
 
     @eqx.filter_jit
-    def sample_with_log_map(self, key: jax.Array, n: int) -> tuple[ApproximateDraws, LogMapResult]:
+    def sample_with_log_map(self, key: jax.Array, n: int,
+                            schedule: Schedule | None = None) -> tuple[ApproximateDraws, LogMapResult]:
         """``n`` samples and the per-sample outcome of their log maps.
 
         The base draws ``thetabar = tangent.sample_velocities(key, n)`` are the same as those
@@ -63,13 +71,15 @@ class LogExpLaplace(eqx.Module):
         Optimistix code, ``theta`` NaN and ``num_steps`` 0 (no Exp map is run for it).
         Elsewhere ``result_code`` and ``num_steps`` are those of the Exp map: the cost ``T``
         of Yu et al. (2024), Sec. 5, counts Exp-map evaluations only; the log-map cost is in
-        the returned :class:`~geobayes.geometry.logarithmic_map.LogMapResult`.
+        the returned :class:`~geobayes.geometry.logarithmic_map.LogMapResult`. ``schedule``
+        overrides the fitted schedule of the Exp map.
         """
         mode = self.tangent.mode
         base = self.tangent.sample_velocities(key, n)
         log = logarithmic_map(self.gaussian_metric, None, mode, mode + base, self.log_map)
         velocities = jnp.where(log.successful[:, None], log.velocities, 0.0)
-        end = exponential_map(Monge(alpha2=1.0), self.posterior, mode, velocities, self.ode)
+        end = exponential_map(Monge(alpha2=1.0), self.posterior, mode, velocities, self.ode,
+                              self.schedule if schedule is None else schedule)
         draws = ApproximateDraws(
             theta=jnp.where(log.successful[:, None], end.points, jnp.nan),
             successful=log.successful & end.successful,
@@ -80,9 +90,9 @@ class LogExpLaplace(eqx.Module):
         )
         return draws, log
 
-    def sample(self, key: jax.Array, n: int) -> ApproximateDraws:
+    def sample(self, key: jax.Array, n: int, schedule: Schedule | None = None) -> ApproximateDraws:
         """``n`` samples, each with its solver result code and Exp-map step count."""
-        return self.sample_with_log_map(key, n)[0]
+        return self.sample_with_log_map(key, n, schedule)[0]
 
 
 def fit(posterior, config: dict, key: jax.Array, *, mode: jax.Array) -> FitResult:
@@ -95,7 +105,10 @@ def fit(posterior, config: dict, key: jax.Array, *, mode: jax.Array) -> FitResul
     config
         The ``approximation`` config slice: ``precision`` (``"hessian"`` by default, or
         ``"fisher"``), ``ode`` (Exp-map settings, :class:`OdeSettings` defaults if absent) and
-        ``log_map`` (:meth:`LogMapSettings.from_config`; defaults if absent).
+        ``log_map`` (:meth:`LogMapSettings.from_config`; defaults if absent) and ``schedule``
+        (:meth:`Schedule.from_config`). A log map run all at once (``log_map.batch_size: 0``)
+        is chunked by ``schedule.chunk_size``; its default, one target at a time, already holds
+        one target in memory.
     key
         Unused (the fit is deterministic); part of the common ``fit`` protocol.
     mode
@@ -106,4 +119,7 @@ def fit(posterior, config: dict, key: jax.Array, *, mode: jax.Array) -> FitResul
     log_map = (
         LogMapSettings.from_config(config["log_map"]) if "log_map" in config else LogMapSettings()
     )
-    return FitResult(LogExpLaplace(tangent, posterior, ode, log_map), {"method": NAME})
+    schedule = Schedule.from_config(config)
+    if log_map.batch_size == 0 and schedule.chunk_size is not None:
+        log_map = dataclasses.replace(log_map, batch_size=schedule.chunk_size)
+    return FitResult(LogExpLaplace(tangent, posterior, ode, log_map, schedule), {"method": NAME})

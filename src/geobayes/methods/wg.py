@@ -6,6 +6,7 @@ import equinox as eqx
 import jax
 import jax.numpy as jnp
 
+from geobayes.batching import Schedule
 from geobayes.geometry.approximate_exponential_map import (
     ExpMapSettings,
     approximate_exponential_map,
@@ -39,17 +40,22 @@ class WrappedGaussian(eqx.Module):
         The approximate log map at the same base point.
     settings
         Least-squares settings of Eq. (14).
+    schedule
+        Chunking of the batched inversion (the draws do not depend on it).
     """
 
     tangent: TangentGaussian
     log_map: ApproximateLogMap
     settings: ExpMapSettings
+    schedule: Schedule = Schedule()
 
     @eqx.filter_jit
-    def sample(self, key: jax.Array, n: int) -> ApproximateDraws:
-        """``n`` samples, each with its solver result code, steps and residual."""
+    def sample(self, key: jax.Array, n: int, schedule: Schedule | None = None) -> ApproximateDraws:
+        """``n`` samples, each with its solver result code, steps and residual (``schedule``
+        overrides the fitted one)."""
         velocities = self.tangent.sample_velocities(key, n)
-        end = approximate_exponential_map(self.log_map, velocities, self.settings)
+        end = approximate_exponential_map(self.log_map, velocities, self.settings,
+                                         self.schedule if schedule is None else schedule)
         return ApproximateDraws(end.points, end.successful, end.result_code, end.num_steps, end.residual)
 
     def log_prob(self, theta: jax.Array) -> jax.Array:
@@ -76,4 +82,4 @@ def fit(posterior, config: dict, key: jax.Array, *, mode: jax.Array) -> FitResul
     settings = (ExpMapSettings.from_config(config["wrapped_gaussian"]) if "wrapped_gaussian" in config
                 else ExpMapSettings()).resolve(posterior)
     log_map = ApproximateLogMap(posterior, jnp.asarray(mode, dtype=jnp.float64))
-    return FitResult(WrappedGaussian(tangent, log_map, settings), {"method": NAME})
+    return FitResult(WrappedGaussian(tangent, log_map, settings, Schedule.from_config(config)), {"method": NAME})
