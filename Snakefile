@@ -28,6 +28,7 @@ include: "workflow/rules/wrapped_gaussian.smk"
 include: "workflow/rules/networks.smk"
 include: "workflow/rules/bnn_scalability.smk"
 include: "workflow/rules/bnn_classifier.smk"
+include: "workflow/rules/bnn_hartmann_maps.smk"
 
 
 rule all:
@@ -38,3 +39,4 @@ rule all:
         bnn_targets(),
         bnn_scalability_targets(),
         bnn_classifier_targets(),
+        bnn_hartmann_maps_targets(),

@@ -33,6 +33,14 @@ def test_every_start_keeps_its_own_optimum():
     assert record["converged"] and len(record["position"]) == 2 and record["num_steps"] > 0
 
 
+def test_optimum_k_does_not_depend_on_how_many_are_found():
+    starts = np.array([[-0.5, 0.4], [0.6, 0.7], [-0.8, -0.3]])
+    three, two = find_local_optima(double_well, None, starts), find_local_optima(double_well, None, starts[:2])
+    for a, b in zip(three[:2], two, strict=True):
+        np.testing.assert_array_equal(a.position, b.position)
+        assert a.num_steps == b.num_steps
+
+
 def test_a_run_stopped_early_is_marked_not_converged():
     optima = find_local_optima(double_well, None, np.array([[0.3, -0.2]]), max_steps=2)
     assert not optima[0].converged and optima[0].result_code != 0

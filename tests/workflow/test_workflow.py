@@ -126,6 +126,11 @@ def test_paper_scale_dag_has_every_job():
     optima = config["bnn_classifier"]["optima"]
     assert (counts["prepare_bnn_classifier"], counts["report_bnn_classifier"]) == (1, 1)
     assert counts["bnn_classifier_map"] == optima == 5 and counts["bnn_classifier_approximate"] == 2 * optima
+    # Hartmann et al. (2026), App. D regression (Figs. 6-7): 5 optima in one MAP job, LA and WG
+    # and their predictions at each, one figure job
+    maps = config["bnn_hartmann_maps"]["optima"]
+    assert (counts["map_optima"], counts["figure_bnn_hartmann_maps"]) == (1, 1)
+    assert counts["approximate_optimum"] == counts["predict_optimum"] == 2 * maps == 10
     assert counts["summarise"] == 5 + 6
     assert counts["figure_target_samples"] == 5  # squiggle easy, difficult, hartmann; funnel; banana
     assert counts["figure_wg_contours"] == counts["figure_wg_scatter"] == 2
@@ -298,8 +303,9 @@ def test_rerun_after_editing_wg_touches_only_its_jobs(tiny_run):
     approximations = sorted(p.rstrip(",") for p in added if p.startswith("results/approximation/"))
     # WG runs at tiny scale: squiggles easy + hartmann, funnel, 4 GLM posteriors, 2 synthetic,
     # USPS, growth, Rosenbrock, Gaussian linear model
-    # + the 142-parameter network of Hartmann et al.'s Fig. 5
-    assert len([p for p in approximations if p.endswith(".npz")]) == 14, approximations
+    # + the 142-parameter network of Hartmann et al.'s Fig. 5, and at each of its App. D optima
+    optima = yaml.safe_load((tiny_run / "config" / "tiny.yaml").read_text())["bnn_hartmann_maps"]["optima"]
+    assert len([p for p in approximations if p.endswith(".npz")]) == 14 + optima, approximations
     assert all("/wg/" in p for p in approximations), approximations
     # WG timings of synthetic x 2, growth, Rosenbrock, linear model
     assert len([p for p in added if p.startswith("results/timing_wg/")]) == 5
@@ -326,3 +332,31 @@ def test_tiny_run_bnn_classifier_outputs(tiny_run):
     assert data["X"].shape == (200, 2) and data["indices"].shape == (200,)
     record = load_json(tiny_run / "results/bnn_classifier/optimum1/wg.json")
     assert record["n_samples"] == 6 and "result_codes" in record and record["provenance"]
+
+
+def test_tiny_run_bnn_hartmann_map_robustness(tiny_run):
+    """Hartmann et al. (2026), App. D, Figs. 6-7 at tiny scale: the optima are distinct runs with
+    their convergence recorded, and the pairwise W2 table has LA and WG with finite values and
+    every failed sample counted."""
+    for name in ("figures/bnn_hartmann_maps.pdf", "figures/bnn_hartmann_map_w2.pdf", "tables/bnn_hartmann_map_w2.csv",
+                 "tables/bnn_hartmann_map_optima.csv", "tables/bnn_hartmann_map_w2.json"):
+        assert (tiny_run / name).stat().st_size > 0, name
+    config = yaml.safe_load((tiny_run / "config" / "tiny.yaml").read_text())["bnn_hartmann_maps"]
+    optima = pd.read_csv(tiny_run / "tables/bnn_hartmann_map_optima.csv")
+    assert len(optima) == config["optima"] and np.isfinite(optima["log_posterior"]).all()
+    assert (optima["nearest_param_distance"] > 1.0).all()  # different starts end at different points
+    record = load_json(tiny_run / "results/map/drop23-mlp2x10var/optimum1.json")
+    assert record["anchor"] == "optimum1" and "converged" in record and len(record["start"]) == 142
+    table = pd.read_csv(tiny_run / "tables/bnn_hartmann_map_w2.csv").set_index("method")
+    assert sorted(table.index) == ["ela", "wg"]
+    pairs = config["optima"] * (config["optima"] - 1) // 2
+    for method in ("ela", "wg"):
+        row = table.loc[method]
+        assert row["optima"] == config["optima"] and row["samples_per_optimum"] == config["samples"]
+        assert row["optima_used"] == config["optima"] and row["failed_optima"] == 0 and row["pairs"] == pairs
+        failed = [int(v) for v in str(row["failed_per_optimum"]).split(";")]
+        assert len(failed) == config["optima"] and sum(failed) == row["failed_samples"] < row["optima"] * row[
+            "samples_per_optimum"]
+        for column in ("w2_mean_over_x", "w2_variance_over_x", "w2_mean_on_data", "w2_mean_off_data"):
+            assert np.isfinite(row[column]) and row[column] >= 0, (method, column)
+    assert table.loc["ela", "failed_samples"] == 0  # exact Gaussian draws never fail

@@ -7,8 +7,8 @@
 include: "bnn_hartmann_maps_common.smk"
 
 
-# Every optimum in one job: BFGS from each start N(0, init_std^2 I), batched as the restarts of
-# the generic MAP, but every run is kept (optimum k = run k).
+# Every optimum in one job: BFGS from each start N(0, init_std^2 I), one run after another (a
+# batched run's result depends on the batch size), every run kept (optimum k = run k).
 rule map_optima:
     input:
         data=prepared_data,

@@ -102,8 +102,13 @@ def find_local_optima(
 ) -> list[LocalOptimum]:
     """Maximise ``objective(theta, args)`` by BFGS from each start; keep every run.
 
-    The runs are batched as the restarts of :func:`geobayes.optimize.find_map` (same solver,
-    tolerances and convergence test), but none is discarded: run ``k`` is optimum ``k``.
+    Each run is :func:`geobayes.optimize.find_map` from its one start (same solver, tolerances
+    and convergence test as the MAP stage; compiled once), and none is discarded: run ``k`` is
+    optimum ``k``. The runs are *not* batched: under ``vmap`` the floating-point summation order
+    depends on the batch size, and on a non-convex posterior BFGS amplifies those last-bit
+    differences into a different optimum (measured: the first optimum of the 142-parameter
+    network changed between batches of 2 and 3), so optimum ``k`` would depend on how many are
+    found.
 
     Parameters
     ----------
@@ -121,8 +126,8 @@ def find_local_optima(
     Returns
     -------
     list of LocalOptimum
-        One per start, in order. A run that ends at a non-finite point is returned with
-        ``converged=False`` (the caller counts it).
+        One per start, in order. A run that ends at a non-finite point is returned with a NaN
+        position and objective, ``converged=False`` and ``result_code=-1`` (the caller counts it).
 
     Raises
     ------
@@ -130,17 +135,22 @@ def find_local_optima(
         If no run reaches a finite objective (as :func:`geobayes.optimize.find_map`).
     """
     starts = np.atleast_2d(np.asarray(starts, dtype=np.float64))
-    estimate = find_map(objective, args, starts.shape[1], jax.random.PRNGKey(0), max_steps=max_steps, rtol=rtol,
-                        atol=atol, grad_tol=grad_tol, starts=starts)
-    runs = estimate.restarts
     optima = []
-    for k in range(starts.shape[0]):
-        position = np.asarray(runs["end"][k])
-        value, grad_norm = float(runs["objective"][k]), float(runs["grad_norm"][k])
-        finite = bool(np.isfinite(value) and np.all(np.isfinite(position)))
+    for start in starts:
+        try:
+            runs = find_map(objective, args, starts.shape[1], jax.random.PRNGKey(0), max_steps=max_steps, rtol=rtol,
+                            atol=atol, grad_tol=grad_tol, starts=start[None]).restarts
+        except RuntimeError:  # this run ended at a non-finite objective: kept, not converged
+            optima.append(LocalOptimum(start=start, position=np.full_like(start, np.nan), objective=float("nan"),
+                                       converged=False, grad_norm=float("nan"), result_code=-1, num_steps=max_steps))
+            continue
+        position = np.asarray(runs["end"][0])
+        value, grad_norm = float(runs["objective"][0]), float(runs["grad_norm"][0])
         optima.append(LocalOptimum(
-            start=np.asarray(runs["start"][k]), position=position, objective=value,
-            converged=finite and int(runs["result_code"][k]) == 0 and grad_norm < grad_tol,
-            grad_norm=grad_norm, result_code=int(runs["result_code"][k]), num_steps=int(runs["num_steps"][k]),
+            start=np.asarray(start), position=position, objective=value,
+            converged=int(runs["result_code"][0]) == 0 and grad_norm < grad_tol,
+            grad_norm=grad_norm, result_code=int(runs["result_code"][0]), num_steps=int(runs["num_steps"][0]),
         ))
+    if all(not np.isfinite(o.objective) for o in optima):
+        raise RuntimeError(f"none of the {len(optima)} optimisation runs reached a finite log density")
     return optima
