@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import equinox as eqx
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -26,14 +27,16 @@ def test_classifier_fisher_is_j_transpose_diag_p_one_minus_p_j_plus_prior():
     theta = initial_weights(posterior, "prior", 3, 0)
     net = posterior.model.network
     # By hand: the logits' Jacobian row by row, p = sigmoid(logit), sum_n p_n (1 - p_n) j_n j_n^T.
+    logit = jax.jit(lambda t, x: net(t, x[None])[0, 0])
+    gradient = jax.jit(jax.grad(logit))
     by_hand = np.zeros((posterior.dim, posterior.dim))
-    for x in X:
-        row = np.asarray(jax.grad(lambda t: net(t, jnp.asarray(x[None]))[0, 0])(theta))
-        p = 1.0 / (1.0 + np.exp(-float(net(theta, jnp.asarray(x[None]))[0, 0])))
+    for x in jnp.asarray(X):
+        row = np.asarray(gradient(theta, x))
+        p = 1.0 / (1.0 + np.exp(-float(logit(theta, x))))
         by_hand += p * (1.0 - p) * np.outer(row, row)
     np.testing.assert_allclose(likelihood_fisher(posterior, theta), by_hand, rtol=1e-10, atol=1e-12)
-    np.testing.assert_allclose(np.asarray(posterior.fisher(theta)), by_hand + np.eye(posterior.dim) / 2.0,
-                               rtol=1e-10, atol=1e-12)
+    metric = eqx.filter_jit(lambda post, t: post.fisher(t))(posterior, theta)
+    np.testing.assert_allclose(np.asarray(metric), by_hand + np.eye(posterior.dim) / 2.0, rtol=1e-10, atol=1e-12)
     spectrum = fisher_spectrum(by_hand)
     assert np.all(np.diff(spectrum) <= 0)
     # rank <= n = 9 of d = 9 + 8 + 3 = 20: at least 11 numerical zeros
