@@ -131,6 +131,14 @@ def test_paper_scale_dag_has_every_job():
     maps = config["bnn_hartmann_maps"]["optima"]
     assert (counts["map_optima"], counts["figure_bnn_hartmann_maps"]) == (1, 1)
     assert counts["approximate_optimum"] == counts["predict_optimum"] == 2 * maps == 10
+    # Yu et al. (2024) Fig. 15: sine data per N x repetition, a network per width x N x repetition,
+    # RLA-B and RLA-F timed on each, one table and one figure
+    scalability = config["experiments"]["bnn_scalability"]
+    cells = len(scalability["widths"]) * len(scalability["sizes"]) * scalability["repetitions"]
+    assert counts["prepare_sine"] == len(scalability["sizes"]) * scalability["repetitions"] == 30
+    assert counts["train_scalability_network"] == cells == 120
+    assert counts["time_bnn_scalability"] == len(scalability["methods"]) * cells == 240
+    assert counts["table_bnn_scalability"] == counts["figure_bnn_scalability"] == 1
     assert counts["summarise"] == 5 + 6
     assert counts["figure_target_samples"] == 5  # squiggle easy, difficult, hartmann; funnel; banana
     assert counts["figure_wg_contours"] == counts["figure_wg_scatter"] == 2
@@ -360,3 +368,37 @@ def test_tiny_run_bnn_hartmann_map_robustness(tiny_run):
         for column in ("w2_mean_over_x", "w2_variance_over_x", "w2_mean_on_data", "w2_mean_off_data"):
             assert np.isfinite(row[column]) and row[column] >= 0, (method, column)
     assert table.loc["ela", "failed_samples"] == 0  # exact Gaussian draws never fail
+
+
+def test_tiny_run_bnn_scalability_outputs(tiny_run):
+    """Yu et al. (2024) Fig. 15 at tiny scale: every cell of the grid has RLA-B and RLA-F with
+    positive finite seconds per sample one at a time and batched, mean ODE steps and counted
+    failures; the Fisher geodesics take fewer steps than the Monge ones; the marginal likelihood
+    set the noise of the standardised data below 1."""
+    config = yaml.safe_load((tiny_run / "config" / "tiny.yaml").read_text())["experiments"]["bnn_scalability"]
+    for name in ("tables/bnn_scalability.csv", "tables/bnn_scalability.tex", "figures/bnn_scalability.pdf"):
+        assert (tiny_run / name).stat().st_size > 0, name
+    table = pd.read_csv(tiny_run / "tables/bnn_scalability.csv")
+    cells = {(w, n) for w in config["widths"] for n in config["sizes"]}
+    for method in ("rla_b", "rla_f"):
+        rows = table[table["method"] == method]
+        assert set(zip(rows["width"], rows["size"])) == cells and len(rows) == len(cells), method
+    for column in ("sequential_s_median", "sequential_s_min", "batched_s_median", "batched_s_max",
+                   "mean_steps_sequential", "mean_steps_batched"):
+        assert np.isfinite(table[column]).all() and (table[column] > 0).all(), column
+    timing = config["timing"]
+    assert (table["repetitions"] == config["repetitions"]).all()
+    assert (table["n_sequential"] == timing["sequential_samples"]).all()
+    assert (table["n_batched"] == timing["batched_samples"]).all()
+    assert ((table["failed_sequential"] >= 0) & (table["failed_batched"] >= 0)).all()
+    steps = table.set_index(["width", "size", "method"])["mean_steps_batched"]
+    for width, size in cells:
+        assert steps[(width, size, "rla_f")] < steps[(width, size, "rla_b")]
+    width, size = config["widths"][0], config["sizes"][0]
+    network = load_json(tiny_run / f"results/bnn_scalability/network/h{width}_n{size}_rep0.json")
+    assert network["parameters"] == width**2 + 4 * width + 1
+    assert 0 < network["marginal_likelihood"]["noise_std"] < 1
+    record = load_json(tiny_run / f"results/bnn_scalability/timing/h{width}_n{size}_rep0/rla_f.json")
+    assert record["threads"] == 2 and record["device"] == "cpu" and record["provenance"]["packages"]["jax"]
+    assert record["config"]["approximation"]["precision"] == "fisher"
+    assert "RLA-F" in (tiny_run / "tables/bnn_scalability.tex").read_text()
