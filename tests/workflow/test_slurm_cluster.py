@@ -109,8 +109,9 @@ def test_profile_runs_every_job_through_sbatch_and_matches_a_local_run(slurm_clu
     run_id = re.search(r"SLURM run ID: (\S+)", output).group(1)
     submitted = dict(re.findall(r"has been submitted with SLURM jobid (\d+) \(log: (.+?)\)\.\n", output))
     print("SLURM jobs:", {job: Path(log).parent.name for job, log in submitted.items()})
-    # prepare_logreg + map (group 'prepare'), reference, approximate, evaluate (group 'evaluate')
-    assert len(submitted) == 4, output[-6000:]
+    # one SLURM job each: groups 'prepare' (prepare_logreg) and 'map', reference, approximate,
+    # group 'evaluate'
+    assert len(submitted) == 5, output[-6000:]
     rows = squeue(f"--name={run_id}")
     assert {row[0] for row in rows} == set(submitted), rows
     assert all(state == "COMPLETED" for _, _, _, state in rows), rows
@@ -173,25 +174,35 @@ def test_gpu_job_on_a_node_without_gpus_fails_before_submission(slurm_cluster, t
 
 
 def test_device_gpu_requests_the_gres_of_every_jax_rule(tmp_path):
-    """`device: gpu` adds gres (site spelling from $GEOBAYES_SLURM_GRES) to the rules that run JAX
-    on the device and to no other; device: cpu requests none (dry run, no cluster needed)."""
+    """`device: gpu` adds gres (site spelling from $GEOBAYES_SLURM_GRES) to every rule that runs
+    JAX on the device and to no other, and the profile's groups stay valid (all jobs of a group
+    must ask for the same gres; no group may depend on itself): dry run of the whole tiny DAG
+    through the profile (no cluster needed)."""
+    device_rules = set()
     for rules_file in sorted((REPO / "workflow" / "rules").glob("*.smk")):
         for rule in re.split(r"^rule ", rules_file.read_text(), flags=re.M)[1:]:
             if 'device=config["device"]' in rule:
+                name = rule.split(":")[0]
                 assert "**gpu_resources()" in rule, (
-                    f"{rules_file.name}: rule {rule.split(':')[0]} runs JAX on config `device` but does not "
-                    "request a GPU with device: gpu: add **gpu_resources() to its resources")
+                    f"{rules_file.name}: rule {name} runs JAX on config `device` but does not request a GPU "
+                    "with device: gpu: add **gpu_resources() to its resources")
+                device_rules.add(name)
+    assert {"map", "reference", "approximate", "time_sampling", "time_wg", "train_network"} <= device_rules
     env = dict(environment(), GEOBAYES_SLURM_GRES="gpu:a100:2")
-    result = subprocess.run([SNAKEMAKE, TARGET, "-n", "--configfile", "config/tiny.yaml", "--config", "device=gpu"],
-                            cwd=copy_repository(tmp_path), env=env, capture_output=True, text=True, timeout=600)
-    assert result.returncode == 0, result.stderr[-4000:]
-    gres = {}
-    for block in re.split(r"\n(?=\S*rule \w+:)", result.stdout):
-        name = re.match(r"\S*rule (\w+):", block)
+    result = subprocess.run([SNAKEMAKE, "-n", "--profile", "profiles/slurm", "--configfile", "config/tiny.yaml",
+                             "--config", "device=gpu"],
+                            cwd=copy_repository(tmp_path), env=env, capture_output=True, text=True, timeout=900)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    jobs = []
+    for block in re.split(r"\n(?=\s*(?:local)?rule \w+:)", result.stdout):
+        name = re.match(r"\s*(?:local)?rule (\w+):", block)
         resources = re.search(r"resources: (.*)", block)
         if name and resources:
-            gres[name.group(1)] = re.search(r"gres=(\S+?)(,|$)", resources.group(1))
-    assert set(gres) == {"download"} | SLURM_RULES, result.stdout[-3000:]
-    for rule, match in gres.items():
-        expected = "gpu:a100:2" if rule in {"map", "reference", "approximate"} else None
-        assert (match.group(1) if match else None) == expected, rule
+            gres = re.search(r"gres=([^,\s]+)", resources.group(1))
+            jobs.append((name.group(1), gres.group(1) if gres else None))
+    rules_run = {rule for rule, _ in jobs}
+    assert {"download", "prepare_logreg", "evaluate", "summarise"} | device_rules <= rules_run
+    for rule, gres in jobs:
+        assert gres == ("gpu:a100:2" if rule in device_rules else None), rule
+    for group in ("prepare", "map", "evaluate", "report"):
+        assert f"Group job {group}" in result.stdout, group
