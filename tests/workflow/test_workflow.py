@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import base64
+import csv
 import os
 import re
 import shutil
 import subprocess
 import sys
+from collections import Counter
+from io import StringIO
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -231,23 +236,6 @@ def test_tiny_run_banana_anchors_and_exact_references(tiny_run):
     assert np.isfinite(gaussian["wasserstein1_first"]).all()
 
 
-def test_rerun_after_editing_one_method_touches_only_its_jobs(tiny_run):
-    nothing = run_snakemake("-n", "--configfile", "config/tiny.yaml", cwd=tiny_run)
-    assert "Nothing to be done" in nothing.stdout + nothing.stderr
-    module = tiny_run / "src/geobayes/methods/rla_b.py"
-    module.write_text(module.read_text() + "\n")
-    result = run_snakemake("-n", "--configfile", "config/tiny.yaml", cwd=tiny_run)
-    counts = job_counts(result.stdout)
-    # RLA-B runs: Gaussian d1 and d2, easy and hartmann squiggles, funnel, banana at both
-    # anchors, Ripley.
-    assert counts["approximate"] == counts["evaluate"] == 8
-    assert counts["time_sampling"] == 1
-    approximations = re.findall(r"output: (results/approximation/\S+)", result.stdout)
-    assert approximations and all("/rla_b/" in path for path in approximations), approximations
-    assert "map" not in counts and "reference" not in counts and "exact_reference" not in counts
-    assert "figure_banana" not in counts  # it shows RLA-F only
-
-
 def test_tiny_run_network_outputs(tiny_run):
     """Yu et al.'s Table 5 and figures, Bergamin's and Hartmann's figures at tiny scale: the
     marginal likelihood set the noise, RLA-F's predictive beats ELA's, WG's push-forward is
@@ -402,3 +390,252 @@ def test_tiny_run_bnn_scalability_outputs(tiny_run):
     assert record["threads"] == 2 and record["device"] == "cpu" and record["provenance"]["packages"]["jax"]
     assert record["config"]["approximation"]["precision"] == "fisher"
     assert "RLA-F" in (tiny_run / "tables/bnn_scalability.tex").read_text()
+
+
+# ---- Rerun one stage after an edit; a killed run resumes (README "Rerun one stage after an edit") ----
+
+TINY_CONFIG = yaml.safe_load((REPO / "config" / "tiny.yaml").read_text())
+# Stages upstream of the approximations: editing a method's module must never rerun them.
+UPSTREAM_RULES = re.compile(r"download|prepare_\w+|train_\w+|map|\w+_map|map_\w+|reference|exact_reference"
+                            r"|predict_network_reference")
+
+
+def tiny_methods() -> list[str]:
+    """Method modules the tiny config runs (every experiment's `methods`, plus RLA with the
+    empirical Fisher on the logistic regressions of Table 6)."""
+    experiments = TINY_CONFIG["experiments"]
+    methods = {m for options in experiments.values() for m in options.get("methods", [])}
+    if experiments["logreg"]["empirical_fisher_datasets"]:
+        methods.add("rla_ef")
+    return sorted(m for m in methods if (REPO / "src/geobayes/methods" / f"{m}.py").is_file())
+
+
+def dry_run_plan(cwd: Path, *args: str, configfile: str = "config/tiny.yaml") -> dict[str, str]:
+    """Output file -> rule of every job that ``snakemake -n`` of the tiny config plans."""
+    result = run_snakemake("-n", "--configfile", configfile, *args, cwd=cwd)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    plan = {}
+    for rule, body in re.findall(r"^(?:local)?rule (\w+):\n((?:[ \t]+.*\n?)*)", result.stdout, re.M):
+        outputs = re.search(r"^\s+output: (.*)$", body, re.M)
+        plan.update({path: rule for path in (outputs.group(1).split(", ") if outputs else [])})
+    return plan
+
+
+class Dag(NamedTuple):
+    """The tiny DAG as ``snakemake --detailed-summary`` lists it, keyed by output file."""
+
+    rule: dict[str, str]  # output -> rule
+    inputs: dict[str, frozenset[str]]  # output -> input files (library modules by absolute path)
+    job: dict[str, tuple]  # output -> its job (rule, log, inputs): a job's outputs share it
+
+
+def detailed_summary(cwd: Path) -> Dag:
+    """The DAG of the tiny config in ``cwd``; asserts that every output is up to date."""
+    result = run_snakemake("--detailed-summary", "--configfile", "config/tiny.yaml", cwd=cwd)
+    assert result.returncode == 0, result.stderr[-3000:]
+    rows = list(csv.DictReader(StringIO(result.stdout[result.stdout.index("output_file\t"):]), delimiter="\t"))
+    stale = [row["output_file"] for row in rows if row["plan"] != "no update"]
+    assert not stale, stale
+    return Dag({row["output_file"]: row["rule"] for row in rows},
+               {row["output_file"]: frozenset(row["input-file(s)"].split(",")) for row in rows},
+               {row["output_file"]: (row["rule"], row["log-file(s)"], row["input-file(s)"]) for row in rows})
+
+
+def downstream(inputs: dict[str, frozenset[str]], changed: set[str]) -> set[str]:
+    """Outputs whose job reads a changed file or another such output, transitively."""
+    affected, frontier = set(), set(changed)
+    while frontier:
+        frontier = {out for out, read in inputs.items() if out not in affected and read & frontier}
+        affected |= frontier
+    return affected
+
+
+def upstream(inputs: dict[str, frozenset[str]], wanted: set[str]) -> set[str]:
+    """The wanted outputs and every output they need, transitively."""
+    needed, frontier = set(), set(wanted)
+    while frontier:
+        needed |= frontier
+        frontier = {f for out in frontier for f in inputs[out] if f in inputs} - needed
+    return needed
+
+
+def runtime_imports(*modules: str) -> set[str]:
+    """geobayes modules that ``modules`` use at run time: modules and the defining modules of
+    functions and classes bound in their namespaces, transitively. Independent of the static
+    import walk (``library_closure``) that the DAG uses, so a dependency it misses shows."""
+    import importlib
+    import types
+
+    seen, stack = set(), list(modules)
+    while stack:
+        name = stack.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        for value in vars(importlib.import_module(name)).values():
+            owner = value.__name__ if isinstance(value, types.ModuleType) else getattr(value, "__module__", None)
+            if isinstance(owner, str) and owner.startswith("geobayes.") and owner not in seen:
+                stack.append(owner)
+    return seen
+
+
+def approximation_method(path: str) -> str:
+    """Method of results/approximation/<posterior>/<anchor>/<method>/seed<k>/samples.*."""
+    return path.split("/")[4]
+
+
+@pytest.fixture(scope="module")
+def settled_run(tiny_run, tmp_path_factory):
+    """A copy of the tiny run (mtimes kept) with every output up to date (``--touch`` undoes
+    the edits other tests leave behind), and its DAG."""
+    work = tmp_path_factory.mktemp("settled") / "repo"
+    shutil.copytree(tiny_run, work, symlinks=True)
+    touched = run_snakemake("--touch", "--cores", "1", "--configfile", "config/tiny.yaml", cwd=work)
+    assert touched.returncode == 0, touched.stderr[-3000:]
+    return work, detailed_summary(work)
+
+
+@pytest.mark.parametrize("method", tiny_methods())
+def test_editing_a_method_reruns_exactly_its_jobs_and_what_is_downstream(settled_run, method):
+    """Editing methods/<method>.py plans exactly the jobs that read it (its approximations, and
+    any report drawing from the fitted method) and everything downstream of them, as the DAG's
+    inputs say; no data, MAP or reference job; and the approximations rerun are those of the
+    methods that import the module at run time. The edit is undone (text and mtime) afterwards."""
+    work, dag = settled_run
+    rules, inputs = dag.rule, dag.inputs
+    module = work / "src/geobayes/methods" / f"{method}.py"
+    text, stat = module.read_text(), module.stat()
+    try:
+        module.write_text(text + "\n")
+        plan = dry_run_plan(work)
+    finally:
+        module.write_text(text)
+        os.utime(module, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    expected = downstream(inputs, {str(module)})
+    assert set(plan) == expected, (sorted(set(plan) - expected), sorted(expected - set(plan)))
+    assert not {r for r in plan.values() if UPSTREAM_RULES.fullmatch(r)}, sorted(set(plan.values()))
+    rerun = {approximation_method(p) for p, r in plan.items() if r == "approximate"}
+    dag_methods = {approximation_method(p) for p, r in rules.items() if r == "approximate"}
+    importing = {m for m in dag_methods
+                 if f"geobayes.methods.{method}" in runtime_imports(f"geobayes.methods.{m}", "geobayes.pipeline.posteriors")}
+    assert method in rerun and rerun == importing, (rerun, importing)
+    assert set(plan.values()) <= set(rules.values())
+    jobs = Counter(job[0] for job in {dag.job[p] for p in plan})
+    print(f"edit {method}.py -> {dict(sorted(jobs.items()))}; approximations of {sorted(rerun)}")
+
+
+def test_forcerun_approximate_reruns_every_approximation_and_downstream(settled_run):
+    """README: ``--forcerun approximate`` replans every approximation and what reads them;
+    with ``--until approximate`` only the approximations."""
+    work, dag = settled_run
+    rules, inputs = dag.rule, dag.inputs
+    approximations = {p for p, r in rules.items() if r == "approximate"}
+    plan = dry_run_plan(work, "--forcerun", "approximate")
+    assert set(plan) == approximations | downstream(inputs, approximations)
+    assert not {r for r in plan.values() if UPSTREAM_RULES.fullmatch(r)}
+    only = dry_run_plan(work, "--forcerun", "approximate", "--until", "approximate")
+    assert set(only) == approximations
+
+
+def test_until_map_plans_only_the_map_stage_and_what_it_needs(settled_run, tmp_path):
+    """README: ``--until map`` in an empty directory plans the MAPs and their data, nothing
+    downstream."""
+    work, dag = settled_run
+    rules, inputs = dag.rule, dag.inputs
+    maps = {p for p, r in rules.items() if r == "map"}
+    plan = dry_run_plan(tmp_path, "-s", str(work / "Snakefile"), "--until", "map",
+                        configfile=str(work / "config" / "tiny.yaml"))
+    assert maps and {dag.job[p] for p in plan} == {dag.job[p] for p in upstream(inputs, maps)}
+    assert {"map", "download"} <= set(plan.values()) <= set(rules.values()) - {"approximate", "evaluate", "reference"}
+
+
+KILL_TARGET = "tables/logreg.tex"  # Table 2 at tiny scale: data, MAP, NUTS, 4 methods, evaluations
+
+
+def incomplete_outputs(work: Path) -> set[str]:
+    """Outputs Snakemake has flagged incomplete (``.snakemake/incomplete/<base64 of the path>``)."""
+    root = work / ".snakemake" / "incomplete"
+    names = ("".join(p.relative_to(root).parts) for p in root.rglob("*") if p.is_file()) if root.is_dir() else ()
+    return {base64.urlsafe_b64decode(name).decode() for name in names}
+
+
+def assert_every_result_file_reads_whole(work: Path) -> list[str]:
+    """Every file the run wrote loads completely (npz/npy arrays, JSON, CSV; LaTeX non-empty);
+    returns the hidden temporaries of killed writers (the only other files allowed)."""
+    leftovers = []
+    for path in sorted(p for part in ("data", "results", "tables") for p in (work / part).rglob("*") if p.is_file()):
+        if re.fullmatch(r"\..+\.[a-z0-9_]{8}\.tmp", path.name):
+            leftovers.append(str(path.relative_to(work)))
+        elif path.suffix == ".npz":
+            with np.load(path, allow_pickle=False) as archive:
+                [archive[name] for name in archive.files]
+        elif path.suffix == ".npy":
+            np.load(path, allow_pickle=False)
+        elif path.suffix == ".json":
+            load_json(path)
+        elif path.suffix == ".csv":
+            pd.read_csv(path)
+        else:
+            assert path.suffix == ".tex" and path.read_text().endswith("\n"), path
+    return leftovers
+
+
+def test_run_killed_mid_job_resumes_to_the_same_tables(tiny_run, tmp_path):
+    """SIGKILL to the whole Snakemake process group while an approximation runs: every file left
+    reads whole (atomic writes), the jobs that were running are flagged incomplete; after
+    ``--unlock`` the same command with ``--rerun-incomplete`` completes, clears the flags and
+    the stale temporaries, and gives the same arrays and tables as the uninterrupted tiny run."""
+    import contextlib
+    import signal
+    import time
+
+    work = tmp_path / "repo"
+    for part in ("workflow", "config", "src"):
+        shutil.copytree(tiny_run / part, work / part, symlinks=True)
+    for name in ("Snakefile", "environment.yml"):
+        shutil.copy(tiny_run / name, work / name)
+    command = [SNAKEMAKE, KILL_TARGET, "--cores", "2", "--configfile", "config/tiny.yaml"]
+    env = dict(os.environ, GEOBAYES_DATA_MIRROR=str(MIRROR))
+    approximations = work / "results/approximation/ripley_standardised-logreg/euclidean"
+    start = time.monotonic()
+    log = tmp_path / "killed_run.log"
+    with open(log, "w") as handle:
+        run = subprocess.Popen(command, cwd=work, env=env, stdout=handle, stderr=subprocess.STDOUT,
+                               start_new_session=True)
+    try:
+        # Kill once one approximation has finished and another is running.
+        while not (any(approximations.glob("*/seed0/samples.npz"))
+                   and any("/approximation/" in p for p in incomplete_outputs(work))):
+            assert run.poll() is None, "ended before it could be killed:\n" + log.read_text()[-3000:]
+            assert time.monotonic() - start < 900, "no approximation ran within 15 minutes"
+            time.sleep(0.5)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(run.pid, signal.SIGKILL)  # Snakemake and every job it started
+        run.wait()
+    killed_at = time.monotonic() - start
+    running = incomplete_outputs(work)
+    assert running, "nothing was running when the run was killed"
+    assert_every_result_file_reads_whole(work)
+    assert not (work / KILL_TARGET).exists()
+
+    unlock = run_snakemake("--unlock", "--configfile", "config/tiny.yaml", cwd=work)
+    assert unlock.returncode == 0, unlock.stderr[-3000:]
+    rerun = run_snakemake(*command[1:], "--rerun-incomplete", cwd=work)
+    assert rerun.returncode == 0, rerun.stdout[-3000:] + rerun.stderr[-3000:]
+    executed = set(re.findall(r"^\s+output: (.*)$", rerun.stdout + rerun.stderr, re.M))
+    assert running <= {p for line in executed for p in line.split(", ")}
+    assert incomplete_outputs(work) == set()
+    assert assert_every_result_file_reads_whole(work) == []
+
+    for name in ("results/summary/logreg.csv", "tables/logreg.csv", "tables/logreg_vs_paper.csv"):
+        pd.testing.assert_frame_equal(pd.read_csv(work / name), pd.read_csv(tiny_run / name), check_exact=True)
+    assert (work / KILL_TARGET).read_text() == (tiny_run / KILL_TARGET).read_text()
+    arrays = sorted(p.relative_to(work) for p in (work / "results").rglob("*.npz"))
+    assert len(arrays) >= 6  # map, reference, four approximations
+    for path in arrays:
+        with np.load(work / path) as ours, np.load(tiny_run / path) as uninterrupted:
+            assert ours.files == uninterrupted.files, path
+            for name in ours.files:
+                np.testing.assert_array_equal(ours[name], uninterrupted[name], err_msg=f"{path}:{name}")
+    print(f"killed after {killed_at:.0f} s with {sorted(running)} running; total {time.monotonic() - start:.0f} s")
