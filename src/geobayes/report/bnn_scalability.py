@@ -22,6 +22,7 @@ from collections.abc import Iterable, Mapping
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
+from matplotlib.ticker import NullFormatter
 
 import geobayes.report.figures  # noqa: F401  (selects the Agg backend, as every figure module does)
 from geobayes.report.logreg_table import method_label
@@ -261,6 +262,9 @@ def scalability_figure(frame: pd.DataFrame, example: Mapping[str, np.ndarray] | 
                             color=palette[parameters], alpha=0.15, linewidth=0)
         ax.set_xscale("log")
         ax.set_yscale("log")
+        sizes = sorted(int(n) for n in frame["size"].unique())
+        ax.set_xticks(sizes, labels=[str(n) for n in sizes])
+        ax.xaxis.set_minor_formatter(NullFormatter())
         ax.set_xlabel("number of training points N")
         ax.set_ylabel("seconds per sample")
         ax.set_title(f"time per sample, {title}")
