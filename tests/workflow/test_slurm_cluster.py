@@ -115,6 +115,9 @@ def test_profile_runs_every_job_through_sbatch_and_matches_a_local_run(slurm_clu
     rows = squeue(f"--name={run_id}")
     assert {row[0] for row in rows} == set(submitted), rows
     assert all(state == "COMPLETED" for _, _, _, state in rows), rows
+    # sbatch --comment: rule_<rule>_wildcards_... for a rule, rule_<group>_<rules> for a group
+    comments = " ".join(comment for _, _, comment, _ in rows)
+    assert all(rule in comments for rule in SLURM_RULES), comments
     logged_rules = set()
     for job, log in submitted.items():
         text = Path(log).read_text()
