@@ -64,7 +64,10 @@ def atomic_path(path: str | os.PathLike[str]) -> Iterator[Path]:
 
     The temporary file lives in the same directory as ``path`` (so ``os.replace`` is an
     atomic rename on POSIX). Missing parent directories are created. If the ``with``
-    block raises, the temporary file is removed and ``path`` is left untouched.
+    block raises, the temporary file is removed and ``path`` is left untouched. On success
+    the temporary file is fsynced before the rename and the directory after it, so the new
+    file survives a crash whole. Temporaries of ``path`` that a killed writer left behind
+    are deleted first.
 
     Parameters
     ----------
