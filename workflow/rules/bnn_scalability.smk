@@ -72,8 +72,7 @@ rule train_scalability_network:
 rule time_bnn_scalability:
     input:
         network="results/bnn_scalability/network/h{width}_n{size}_rep{repetition}.npz",
-        code=lambda wildcards: library_closure(f"methods.{wildcards.method}", "metrics.sampling_time",
-                                               "networks.network_models", "posterior"),
+        code=lambda wildcards: SCALABILITY_TIMING_CODE[wildcards.method],
     output:
         "results/bnn_scalability/timing/h{width}_n{size}_rep{repetition}/{method}.json",
     params:
