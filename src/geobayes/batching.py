@@ -13,13 +13,22 @@ are grouped:
   supplied by the caller (for geodesics the length ``|v|_G`` of the initial velocity under the
   metric at the base point), so that hard samples share chunks, then restore the original
   order. Each sample's solve does not depend on the others', so the draws, result codes and
-  step counts are those of the unsorted batch, in the same order (tested).
+  step counts are bitwise those of the unsorted chunks, in the same order (tested).
+
+Different chunk sizes compile ``vmap`` kernels of different widths, whose floating-point
+reductions may associate differently: the draws agree to ~1e-13 where the solves are short
+(tested on Ripley), but on ill-conditioned posteriors whose solves take thousands of adaptive
+steps (raw-input Heart) the round-off can flip a step-size decision and the draws then differ
+at the level of the ODE tolerance (measured in ``benchmarks/bench_lockstep.py``). The chunk size
+is therefore part of the config that fixes the numbers; sorting is not.
 
 Why ``lax.map`` over ``vmap``-ed chunks rather than a Python loop over jitted chunks: it stays
 one compiled program, so it works inside the methods' ``eqx.filter_jit``-ed ``sample`` and on
-any device without host round trips; the remainder ``n mod chunk_size`` is solved by a separate
-``vmap`` of its own size (no padding, so no dummy sample can change a chunk's step count or the
-results).
+any device without host round trips. The last chunk is padded to full width with copies of its
+own last sample, whose outputs are dropped: a copy takes exactly the steps of its original, so
+the chunk's lock-step length and every real sample's result are unchanged, and every sample goes
+through the one kernel of width ``chunk_size`` (one compile; with a separate remainder ``vmap``
+a sample's round-off would depend on whether the sort moved it into the remainder).
 """
 
 from __future__ import annotations
@@ -100,13 +109,23 @@ def map_in_chunks(fn: Callable, xs, chunk_size: int | None):
     xs
         The per-sample inputs.
     chunk_size
-        ``None`` = one ``vmap`` over all samples; else ``jax.lax.map(fn, xs, batch_size=...)``:
-        a scan over full chunks plus one ``vmap`` of the remainder (no padding).
+        ``None`` = one ``vmap`` over all samples; else a ``jax.lax.map`` over chunks of that
+        many, each a ``vmap``; the last chunk is padded with copies of the last sample, whose
+        outputs are dropped.
     """
     n = jax.tree_util.tree_leaves(xs)[0].shape[0]
     if chunk_size is None or chunk_size >= n:
         return jax.vmap(fn)(xs)
-    return jax.lax.map(fn, xs, batch_size=chunk_size)
+    chunks = -(-n // chunk_size)
+    pad = chunks * chunk_size - n
+
+    def split(x):
+        if pad:
+            x = jnp.concatenate([x, jnp.repeat(x[-1:], pad, axis=0)])
+        return x.reshape(chunks, chunk_size, *x.shape[1:])
+
+    out = jax.lax.map(jax.vmap(fn), jax.tree_util.tree_map(split, xs))
+    return jax.tree_util.tree_map(lambda y: y.reshape(chunks * chunk_size, *y.shape[2:])[:n], out)
 
 
 def scheduled_map(fn: Callable, xs, schedule: Schedule, difficulty: Callable | None = None):
@@ -138,14 +157,15 @@ def scheduled_map(fn: Callable, xs, schedule: Schedule, difficulty: Callable | N
 def lockstep_waste(num_steps, chunk_size: int | None = None, order=None) -> float:
     """Fraction of lock-step solver work spent on samples that were already done.
 
-    ``1 - sum(num_steps) / sum_c(|c| * max_{i in c} num_steps_i)`` over the chunks ``c`` of
-    ``chunk_size`` consecutive samples (in ``order`` if given, e.g. the difficulty order); one
-    chunk of all samples when ``chunk_size`` is None. 0 = no waste; a plain ``vmap`` batch whose
-    slowest sample needs ``k`` times the mean steps wastes ``1 - 1/k``.
+    ``1 - sum(num_steps) / sum_c(chunk_size * max_{i in c} num_steps_i)`` over the chunks ``c``
+    of ``chunk_size`` consecutive samples (in ``order`` if given, e.g. the difficulty order), the
+    last one padded to full width as :func:`map_in_chunks` does; one chunk of all samples when
+    ``chunk_size`` is None. 0 = no waste; a plain ``vmap`` batch whose slowest sample needs
+    ``k`` times the mean steps wastes ``1 - 1/k``.
     """
     steps = np.asarray(num_steps, dtype=float)
     if order is not None:
         steps = steps[np.asarray(order)]
-    size = steps.size if chunk_size is None else int(chunk_size)
-    work = sum(chunk.size * chunk.max() for chunk in (steps[i:i + size] for i in range(0, steps.size, size)))
+    size = steps.size if chunk_size is None else min(int(chunk_size), steps.size)
+    work = sum(size * chunk.max() for chunk in (steps[i:i + size] for i in range(0, steps.size, size)))
     return float(1.0 - steps.sum() / work) if work > 0 else 0.0
