@@ -529,7 +529,7 @@ def test_target_without_contrast_description_is_rejected_by_name():
 
 
 @pytest.mark.parametrize("overrides, key", [
-    ({"solver": "bfgs"}, "approximation.wrapped_gaussian.solver"),
+    ({"solver": "gauss_newton"}, "approximation.wrapped_gaussian.solver"),
     ({"rtol": 0.0}, "approximation.wrapped_gaussian.rtol"),
     ({"atol": -1e-8}, "approximation.wrapped_gaussian.atol"),
     ({"residual_tol": 0.0}, "approximation.wrapped_gaussian.residual_tol"),
