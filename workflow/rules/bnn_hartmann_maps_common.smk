@@ -40,7 +40,8 @@ def bnn_hartmann_maps_approximation(wildcards):
 def bnn_hartmann_maps_model(wildcards):
     """The experiment slice; each optimum is a local Euclidean MAP, so the tangent precision is
     the negative Hessian (the paper's Sigma_bar, as Fig. 5's LA) unless the experiment sets one."""
-    return {"precision": "hessian", **model_options(wildcards)}
+    options = model_options(wildcards)
+    return {**options, "precision": options.get("precision") or "hessian"}
 
 
 def bnn_hartmann_maps_targets():
