@@ -1,5 +1,6 @@
 """Exact i.i.d. draws of a closed-form target, stored as its reference."""
 
+import jax
 import numpy as np
 
 from geobayes.pipeline.posteriors import build_posterior
@@ -19,6 +20,6 @@ with logged_to(smk.log[0]) as log:
                                 method_args={"draws": smk.params.draws})
     print(f"{draws.shape[0]} exact draws of {target.name}", file=log)
     extra = sidecar("reference", {"reference": {"exact_draws": smk.params.draws}, "model": smk.params.model},
-                    "cpu", clock.timings, posterior=target.name)
+                    jax.default_backend(), clock.timings, posterior=target.name)
     save_reference(smk.output.npz, smk.output.json, reference,
                    extra={k: v for k, v in extra.items() if k != "stage"})

@@ -78,4 +78,4 @@ with logged_to(smk.log[0]) as log:
         if has_test:
             arrays.update(f_test=test.f[keep])
     save_npz(smk.output.npz, **arrays)
-    save_json(smk.output.json, sidecar("prediction", {"model": options}, "cpu", {}, posterior=name, **record))
+    save_json(smk.output.json, sidecar("prediction", {"model": options}, jax.default_backend(), {}, posterior=name, **record))
