@@ -32,8 +32,8 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 import geobayes.report.figures  # noqa: F401  (selects the Agg backend, as every figure module does)
-from geobayes.io import atomic_path
 from geobayes.metrics.predictive import PairwiseW2, pairwise_pushforward_wasserstein2, predictive_quantiles
+from geobayes.report.bnn_figures import _save as save_figure
 from geobayes.report.bnn_figures import training_intervals
 from geobayes.report.density_grid import check_window
 
@@ -49,7 +49,6 @@ __all__ = [
     "map_predictives_figure",
 ]
 
-_FORMATS = {".pdf": "pdf", ".png": "png", ".svg": "svg"}
 _SHADE_COLOUR = "0.88"
 
 
@@ -390,12 +389,4 @@ def map_predictives_figure(path: str | os.PathLike[str], x: Any, per_method: Map
     list of pathlib.Path
         The files written.
     """
-    targets = [Path(path)] + ([Path(png_path)] if png_path is not None else [])
-    for target in targets:
-        if target.suffix.lower() not in _FORMATS:
-            raise ValueError(f"figure path {target} must end in one of {sorted(_FORMATS)}")
-    fig = build_map_predictives_figure(x, per_method, **options)
-    for target in targets:
-        with atomic_path(target) as tmp:
-            fig.savefig(tmp, format=_FORMATS[target.suffix.lower()])
-    return targets
+    return save_figure(build_map_predictives_figure(x, per_method, **options), path, png_path)
