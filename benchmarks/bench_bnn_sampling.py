@@ -17,14 +17,23 @@ rebuilds the posterior from the trained-network file, the MAP and the job's reco
 * **sequential**: the same jitted ``sample`` with ``n = 1`` over ``--sequential`` keys (one
   warm-up call first), the papers' protocol.
 
-Ratios: sequential / batched (what batching buys) and ours / the paper's seconds per sample.
-Speed is measured here and never asserted in tests.
+* **SciPy baseline** (geodesic methods, ``--scipy`` samples): the papers' solver,
+  ``scipy.integrate.solve_ivp(method="RK45")`` at the job's tolerances, one sample at a time on
+  the *same* jitted vector field and the same velocities. Its ``nfev`` beside Diffrax's
+  evaluations (6 per step) tells whether a step count comes from the problem or from the
+  solver; its seconds per sample are the in-process baseline of the speed-up (what Diffrax's
+  compiled loop buys over a Python-driven solver, on this machine, at this moment).
+
+Ratios: sequential / batched (what batching buys), SciPy / ours, and ours / the paper's
+seconds per sample. Speed is measured here and never asserted in tests.
 
 Usage (from the repository root)::
 
     .venv/bin/snakemake --cores 2 --configfile config/quick.yaml tables/bnn_yu_standardised.tex
     .venv/bin/python benchmarks/bench_bnn_sampling.py --results results
     .venv/bin/python benchmarks/bench_bnn_sampling.py --results results --n 100 --sequential 3 --repeats 1
+    .venv/bin/python benchmarks/bench_bnn_sampling.py --results results --methods rla_b --scipy 5 \
+        --ode rtol=1e-6,atol=1e-3   # Bergamin et al.'s code tolerances instead of the job's
 """
 
 from __future__ import annotations
@@ -84,7 +93,48 @@ def reference_for(references: list[dict], posterior: str, method: str) -> dict |
     return None
 
 
-def time_job(posterior, mode, method: str, config: dict, key, n: int, repeats: int, sequential: int) -> dict:
+def scipy_baseline(approximation, key, samples: int) -> dict | None:
+    """Seconds per sample and ``nfev`` of SciPy's RK45 on the approximation's own geodesic IVP.
+
+    The vector field ``[v, -Gamma_theta(v, v)]`` is the library's, jitted once; SciPy drives it
+    from Python one sample at a time, as the papers' code does. The same velocities go through
+    the Diffrax exponential map, so ``diffrax_evaluations`` (6 per step, rejected steps included)
+    is the like-for-like count. ``None`` for a method without a geodesic exponential map.
+    """
+    import jax
+    import jax.numpy as jnp
+    import numpy as np
+    from scipy.integrate import solve_ivp
+
+    from geobayes.geometry.exponential_map import exponential_map
+    from geobayes.methods.geodesic_laplace import GeodesicLaplace
+
+    if not isinstance(approximation, GeodesicLaplace) or samples < 1:
+        return None
+    metric, posterior, mode, ode = (approximation.metric, approximation.posterior,
+                                    approximation.tangent.mode, approximation.ode)
+    dim = mode.shape[0]
+    field = jax.jit(lambda y: jnp.concatenate([y[dim:], -metric.christoffel(posterior, y[:dim], y[dim:])]))
+    velocities = approximation.tangent.sample_velocities(key, samples)
+    field(jnp.concatenate([mode, velocities[0]])).block_until_ready()  # compile outside the clock
+    seconds, nfev, succeeded = [], [], []
+    for velocity in np.asarray(velocities):
+        start = time.perf_counter()
+        solution = solve_ivp(lambda t, y: np.asarray(field(jnp.asarray(y))), (0.0, 1.0),
+                             np.concatenate([np.asarray(mode), velocity]), method="RK45",
+                             rtol=ode.rtol, atol=ode.atol)
+        seconds.append(time.perf_counter() - start)
+        nfev.append(int(solution.nfev))
+        succeeded.append(bool(solution.success))
+    ours = exponential_map(metric, posterior, mode, velocities, ode)
+    return {"scipy_per_sample_s": statistics.median(seconds), "scipy_samples": samples,
+            "scipy_nfev": nfev, "scipy_failed": samples - sum(succeeded),
+            "diffrax_evaluations": [6 * int(s) for s in np.asarray(ours.num_steps)],
+            "scipy_rtol": ode.rtol, "scipy_atol": ode.atol}
+
+
+def time_job(posterior, mode, method: str, config: dict, key, n: int, repeats: int, sequential: int,
+             scipy_samples: int = 0) -> dict:
     import jax
 
     from geobayes.methods import get_method
@@ -106,9 +156,25 @@ def time_job(posterior, mode, method: str, config: dict, key, n: int, repeats: i
     timed(lambda: approximation.sample(keys[0], 1))  # compile the n = 1 shape
     one_at_a_time = [timed(lambda k=k: approximation.sample(k, 1))[0] for k in keys[1:]]
     failed = int(n - int(jax.numpy.sum(draws.successful))) if hasattr(draws, "successful") else 0
-    return {"compile_s": compile_s, "batched_per_sample_s": statistics.median(batched),
-            "sequential_per_sample_s": statistics.median(one_at_a_time), "n": n, "failed": failed,
-            "batched_raw_s": batched, "sequential_raw_s": one_at_a_time}
+    row = {"compile_s": compile_s, "batched_per_sample_s": statistics.median(batched),
+           "sequential_per_sample_s": statistics.median(one_at_a_time), "n": n, "failed": failed,
+           "batched_raw_s": batched, "sequential_raw_s": one_at_a_time}
+    baseline = scipy_baseline(approximation, key, scipy_samples)
+    if baseline is not None:
+        row.update(baseline)
+        row["scipy/ours_sequential"] = baseline["scipy_per_sample_s"] / row["sequential_per_sample_s"]
+    return row
+
+
+def with_ode(approximation: dict, override: dict) -> dict:
+    """The job's approximation block with ``override`` merged into its ``ode`` settings."""
+    if not override:
+        return approximation
+    unknown = set(override) - set(approximation["ode"])
+    if unknown:
+        raise SystemExit(f"--ode: unknown approximation.ode keys {sorted(unknown)}; "
+                         f"known: {sorted(approximation['ode'])}")
+    return {**approximation, "ode": {**approximation["ode"], **override}}
 
 
 def main(argv=None) -> int:
@@ -118,8 +184,14 @@ def main(argv=None) -> int:
     parser.add_argument("--n", type=int, default=500, help="samples per batched call")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--sequential", type=int, default=5, help="samples drawn one at a time")
+    parser.add_argument("--scipy", type=int, default=0,
+                        help="samples of the in-process SciPy RK45 baseline (geodesic methods; 0 = none)")
+    parser.add_argument("--ode", default=None,
+                        help="override the job's approximation.ode, e.g. rtol=1e-6,atol=1e-3")
     parser.add_argument("--output", type=Path, default=DEFAULT_OUTPUT)
     args = parser.parse_args(argv)
+    ode_override = {} if args.ode is None else {
+        name: float(value) for name, value in (item.split("=") for item in args.ode.split(","))}
 
     import jax.numpy as jnp
 
@@ -138,8 +210,8 @@ def main(argv=None) -> int:
         mode = jnp.asarray(load_npz(args.results / "map" / posterior_name / f"{anchor}.npz")["position"])
         key = derive_key(0, "bench_bnn_sampling", posterior_name)
         row = {"posterior": posterior_name, "dim": int(posterior.dim), "method": method,
-               **time_job(posterior, mode, method, record["config"]["approximation"], key, args.n, args.repeats,
-                          args.sequential)}
+               **time_job(posterior, mode, method, with_ode(record["config"]["approximation"], ode_override),
+                          key, args.n, args.repeats, args.sequential, args.scipy)}
         row["sequential/batched"] = row["sequential_per_sample_s"] / row["batched_per_sample_s"]
         reference = reference_for(references, posterior_name, method)
         if reference is not None:
@@ -150,8 +222,11 @@ def main(argv=None) -> int:
         rows.append(row)
         ref = (f"; paper {float(reference['seconds_per_sample']):.3g} s -> {row['paper/ours_batched']:.0f}x "
                f"(batched), {row['paper/ours_sequential']:.0f}x (one at a time)") if reference else ""
+        scipy = (f"; SciPy RK45 {row['scipy_per_sample_s'] * 1e3:.0f} ms ({row['scipy/ours_sequential']:.1f}x ours), "
+                 f"nfev median {statistics.median(row['scipy_nfev']):.0f} vs Diffrax "
+                 f"{statistics.median(row['diffrax_evaluations']):.0f}") if "scipy_nfev" in row else ""
         print(f"{posterior_name:32s} D={row['dim']:4d} {method:18s} batched {row['batched_per_sample_s'] * 1e3:9.3f} ms"
-              f"  one-at-a-time {row['sequential_per_sample_s'] * 1e3:9.3f} ms  failed {row['failed']}{ref}",
+              f"  one-at-a-time {row['sequential_per_sample_s'] * 1e3:9.3f} ms  failed {row['failed']}{ref}{scipy}",
               flush=True)
     if not rows:
         print(f"no network approximation sidecars under {args.results}/approximation", file=sys.stderr)
