@@ -25,6 +25,7 @@ from geobayes.laplace import (
     log_marginal_likelihood_from_terms,
     network_jacobian,
     optimise_hyperparameters,
+    optimise_hyperparameters_from_config,
     optimise_hyperparameters_from_terms,
     posterior_precision,
 )
@@ -198,6 +199,23 @@ def test_fixed_noise_moves_only_the_prior_precision(problem):
     assert fit.noise_std == pytest.approx(0.3, rel=1e-14)
     assert np.all(fit.trace_noise_std == fit.trace_noise_std[0])
     assert fit.prior_precision != pytest.approx(np.e)
+
+
+def test_config_block_gives_the_same_fit_and_refuses_a_wrong_block(problem):
+    """The DAG's ``marginal_likelihood`` block maps onto the keyword arguments one for one; a block
+    with a key missing or misspelt is refused naming the block and the key."""
+    network, theta, X, y = problem
+    block = {"structure": "full", "init_log_prior_precision": 0.5, "init_log_noise_std": -1.0,
+             "learning_rate": 0.01, "steps": 300}
+    fit = optimise_hyperparameters_from_config(network, theta, X, y, block)
+    direct = optimise_hyperparameters(network, theta, X, y, structure="full", init_log_prior_precision=0.5,
+                                      init_log_noise_std=-1.0, learning_rate=0.01, num_steps=300)
+    assert (fit.prior_precision, fit.noise_std) == (direct.prior_precision, direct.noise_std)
+    assert fit.prior_precision != optimise_hyperparameters_from_config(
+        network, theta, X, y, {**block, "structure": "ggn"}).prior_precision
+    misspelt = {**{k: v for k, v in block.items() if k != "steps"}, "step": 300}
+    with pytest.raises(KeyError, match=r"experiments.x.marginal_likelihood: missing keys \['steps'\], unknown keys \['step'\]"):
+        optimise_hyperparameters_from_config(network, theta, X, y, misspelt, where="experiments.x.marginal_likelihood")
 
 
 def test_zero_steps_returns_the_initial_values(problem):

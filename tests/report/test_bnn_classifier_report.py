@@ -8,10 +8,10 @@ import pytest
 from geobayes.report.bnn_classifier import (
     classifier_table,
     optimum_label,
-    save_pdf,
     spectra_figure,
     variance_figure,
 )
+from geobayes.report.figures import save_figure
 
 
 def _map_record(k, drop):
@@ -48,11 +48,11 @@ def test_figures_are_written(tmp_path):
     X, y = rng.normal(size=(7, 2)), np.array([0, 1, 0, 1, 1, 0, 1.0])
     fig = variance_figure(panels, X, y)
     assert len(fig.axes) == 2 * 3 + 2  # panels + one colour bar per method
-    assert save_pdf(fig, tmp_path / "v.pdf").stat().st_size > 0
+    assert save_figure(fig, tmp_path / "v.pdf")[0].stat().st_size > 0
     spectra = [np.geomspace(1e3, 1e-20, 30), np.geomspace(1e2, 1e-18, 30)]
     fig = spectra_figure(spectra, [10, 12])
     assert len(fig.axes) == 2 and fig.axes[1].get_title() == "(b)"
-    assert save_pdf(fig, tmp_path / "s.pdf").stat().st_size > 0
+    assert save_figure(fig, tmp_path / "s.pdf")[0].stat().st_size > 0
     with pytest.raises(ValueError, match="at least one"):
         variance_figure([], X, y)
     with pytest.raises(ValueError, match="optimum index"):

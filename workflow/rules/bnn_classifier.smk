@@ -99,7 +99,7 @@ rule bnn_classifier_approximate:
 rule report_bnn_classifier:
     input:
         unpack(bnn_classifier_report_inputs),
-        code=library_closure("report.bnn_classifier", "data.banana_classification"),
+        code=library_closure("report.bnn_classifier", "report.figures", "data.banana_classification"),
     output:
         variance="figures/bnn_classifier_variance.pdf",
         spectra="figures/bnn_classifier_fisher_spectra.pdf",

@@ -228,9 +228,22 @@ def approximation_settings(wildcards):
     return settings
 
 
+def script_modules(script):
+    """The geobayes modules (names relative to the package) that workflow/scripts/<script> imports."""
+    tree = ast.parse((REPO / "workflow" / "scripts" / script).read_text())
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("geobayes."):
+            names.add(node.module)
+        elif isinstance(node, ast.Import):
+            names.update(a.name for a in node.names if a.name.startswith("geobayes."))
+    return sorted(name.removeprefix("geobayes.") for name in names)
+
+
 def method_code(wildcards):
-    """Library files one approximation method depends on."""
-    return library_closure(f"methods.{wildcards.method}", "pipeline.posteriors")
+    """Library files one approximation job depends on: the method's module and what
+    workflow/scripts/approximate.py imports (posterior builder, anchors' precision, I/O, keys)."""
+    return library_closure(f"methods.{wildcards.method}", *script_modules("approximate.py"))
 
 
 def nuts_settings(posterior):

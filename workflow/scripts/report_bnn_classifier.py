@@ -4,7 +4,8 @@ optimum), Fig. 9 (Fisher spectra per optimum) and the per-optimum table."""
 from geobayes.data.banana_classification import load_classification_subset
 from geobayes.io import load_json, load_npz, save_csv
 from geobayes.pipeline.step import logged_to
-from geobayes.report.bnn_classifier import classifier_table, save_pdf, spectra_figure, variance_figure
+from geobayes.report.bnn_classifier import classifier_table, spectra_figure, variance_figure
+from geobayes.report.figures import save_figure
 
 smk = snakemake  # noqa: F821
 
@@ -23,6 +24,6 @@ with logged_to(smk.log[0]) as log:
         for m in methods:
             panel[m] = load_npz(smk.input[f"{m}{k}"], required=("grid_variance",), what=f"{m} predictive file")["grid_variance"]
         panels.append(panel)
-    save_pdf(variance_figure(panels, data.X, data.y, methods), smk.output.variance)
+    save_figure(variance_figure(panels, data.X, data.y, methods), smk.output.variance)
     spectra = [load_npz(smk.input[f"map{k}"], required=("fisher_eigenvalues",))["fisher_eigenvalues"] for k in optima]
-    save_pdf(spectra_figure(spectra, [m["fisher_spectrum"]["drop_index"] for m in maps]), smk.output.spectra)
+    save_figure(spectra_figure(spectra, [m["fisher_spectrum"]["drop_index"] for m in maps]), smk.output.spectra)

@@ -4,7 +4,7 @@ Laplace marginal likelihood (Yu et al. 2024, Sec. 5.4; Bergamin et al. 2023, Sec
 import numpy as np
 
 from geobayes.io import load_npz, save_json, save_npz
-from geobayes.laplace import optimise_hyperparameters
+from geobayes.laplace import optimise_hyperparameters_from_config
 from geobayes.optimize.train_network import train_network
 from geobayes.pipeline.device import use_device
 from geobayes.pipeline.network_posteriors import network_of
@@ -34,11 +34,8 @@ with logged_to(smk.log[0]) as log:
     print(f"{name}: trained {trained.epochs} epochs, final data loss {trained.loss:.6g}", file=log)
     marglik = options["marginal_likelihood"]
     with clock.time("marginal_likelihood"):
-        fit = optimise_hyperparameters(
-            network, trained.theta, arrays["X"], arrays["y"], structure=marglik["structure"],
-            init_log_prior_precision=marglik["init_log_prior_precision"],
-            init_log_noise_std=marglik["init_log_noise_std"], learning_rate=marglik["learning_rate"],
-            num_steps=marglik["steps"])
+        fit = optimise_hyperparameters_from_config(network, trained.theta, arrays["X"], arrays["y"], marglik,
+                                                   where=f"marginal_likelihood of the experiment of {name}")
     print(f"marginal likelihood: prior precision {fit.prior_precision:.6g}, noise std {fit.noise_std:.6g}, "
           f"log evidence {fit.log_marginal_likelihood:.6g}, |grad| {fit.gradient_norm:.3g}", file=log)
     save_npz(smk.output.npz, **arrays, theta_trained=np.asarray(trained.theta),

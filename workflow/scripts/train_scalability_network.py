@@ -4,7 +4,7 @@ prior precision and noise by the Laplace marginal likelihood (Yu et al. 2024, Su
 import numpy as np
 
 from geobayes.io import load_npz, save_json, save_npz
-from geobayes.laplace import optimise_hyperparameters
+from geobayes.laplace import optimise_hyperparameters_from_config
 from geobayes.networks.mlp import MultilayerPerceptron
 from geobayes.optimize.train_network import train_network
 from geobayes.pipeline.device import use_device
@@ -27,11 +27,8 @@ with logged_to(smk.log[0]) as log:
     print(f"{cell}: D={network.num_parameters}, trained {trained.epochs} epochs, final data loss "
           f"{trained.loss:.6g}", file=log)
     with clock.time("marginal_likelihood"):
-        fit = optimise_hyperparameters(
-            network, trained.theta, arrays["X"], arrays["y"], structure=marglik["structure"],
-            init_log_prior_precision=marglik["init_log_prior_precision"],
-            init_log_noise_std=marglik["init_log_noise_std"], learning_rate=marglik["learning_rate"],
-            num_steps=marglik["steps"])
+        fit = optimise_hyperparameters_from_config(network, trained.theta, arrays["X"], arrays["y"], marglik,
+                                                   where="experiments.bnn_scalability.marginal_likelihood")
     print(f"marginal likelihood: prior precision {fit.prior_precision:.6g}, noise std {fit.noise_std:.6g}, "
           f"log evidence {fit.log_marginal_likelihood:.6g}, |grad| {fit.gradient_norm:.3g}", file=log)
     save_npz(smk.output.npz, X=arrays["X"], y=arrays["y"], theta_trained=np.asarray(trained.theta),

@@ -10,6 +10,7 @@ from geobayes.laplace.marginal_likelihood import (
     log_marginal_likelihood,
     log_marginal_likelihood_from_terms,
     optimise_hyperparameters,
+    optimise_hyperparameters_from_config,
     optimise_hyperparameters_from_terms,
 )
 from geobayes.laplace.posterior_precision import (
@@ -29,6 +30,7 @@ __all__ = [
     "log_marginal_likelihood_from_terms",
     "network_jacobian",
     "optimise_hyperparameters",
+    "optimise_hyperparameters_from_config",
     "optimise_hyperparameters_from_terms",
     "posterior_precision",
 ]

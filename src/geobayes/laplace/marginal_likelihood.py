@@ -299,3 +299,27 @@ def optimise_hyperparameters(network: MultilayerPerceptron, theta, X, y, *, stru
         terms, init_log_prior_precision=init_log_prior_precision, init_log_noise_std=init_log_noise_std,
         learning_rate=learning_rate, num_steps=num_steps, trace_every=trace_every,
         optimise_noise_std=optimise_noise_std)
+
+
+MARGINAL_LIKELIHOOD_KEYS = ("structure", "init_log_prior_precision", "init_log_noise_std", "learning_rate", "steps")
+
+
+def optimise_hyperparameters_from_config(network: MultilayerPerceptron, theta, X, y, settings: dict, *,
+                                         where: str = "marginal_likelihood") -> HyperparameterFit:
+    """:func:`optimise_hyperparameters` with the settings of a config ``marginal_likelihood`` block.
+
+    The block every network experiment of the DAG shares (Yu et al. 2024, Sec. 5.4; Bergamin
+    et al. 2023, Sec. 5.1): ``structure``, ``init_log_prior_precision``, ``init_log_noise_std``,
+    ``learning_rate`` and ``steps``. ``where`` names the block in the error for a missing or
+    unknown key (e.g. ``experiments.bnn_yu.marginal_likelihood``).
+    """
+    missing = [key for key in MARGINAL_LIKELIHOOD_KEYS if key not in settings]
+    unknown = sorted(set(settings) - set(MARGINAL_LIKELIHOOD_KEYS))
+    if missing or unknown:
+        raise KeyError(f"{where}: missing keys {missing}, unknown keys {unknown}; "
+                       f"expected exactly {list(MARGINAL_LIKELIHOOD_KEYS)}")
+    return optimise_hyperparameters(
+        network, theta, X, y, structure=settings["structure"],
+        init_log_prior_precision=float(settings["init_log_prior_precision"]),
+        init_log_noise_std=float(settings["init_log_noise_std"]),
+        learning_rate=float(settings["learning_rate"]), num_steps=int(settings["steps"]))

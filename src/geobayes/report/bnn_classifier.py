@@ -9,10 +9,8 @@ mean predictive variance on and off the data with the WG failure counts beside i
 
 from __future__ import annotations
 
-import os
 import string
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -20,7 +18,6 @@ from matplotlib.colors import Normalize
 from matplotlib.figure import Figure
 
 import geobayes.report.figures  # noqa: F401  (selects the Agg backend, as every figure module does)
-from geobayes.io import atomic_path
 
 #: Panel titles of the two approximations.
 METHOD_TITLES = {"ela": "LA", "wg": "WG"}
@@ -149,11 +146,3 @@ def spectra_figure(spectra: Sequence[np.ndarray], drop_indices: Sequence[int] | 
         ax.set_xlabel("index")
     axes[0].set_ylabel(r"eigenvalue of $\mathcal{I}(\hat\theta)$")
     return fig
-
-
-def save_pdf(fig: Figure, path: str | os.PathLike[str]) -> Path:
-    """Write ``fig`` as PDF atomically."""
-    path = Path(path)
-    with atomic_path(path) as tmp:
-        fig.savefig(tmp, format="pdf")
-    return path

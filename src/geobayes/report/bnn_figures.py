@@ -34,8 +34,7 @@ import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
-import geobayes.report.figures  # noqa: F401  (selects the Agg backend, as every figure module does)
-from geobayes.io import atomic_path
+from geobayes.report.figures import save_figure  # (also selects the Agg backend)
 from geobayes.metrics.predictive import predictive_quantiles
 from geobayes.report.density_grid import check_window
 from geobayes.report.sample_panels import thin_rows
@@ -64,9 +63,6 @@ _SAMPLE_COLOUR = "C0"
 _MEAN_COLOUR = "0.1"
 _DATA_COLOUR = "black"
 _SHADE_COLOUR = "0.88"
-_FORMATS = {".pdf": "pdf", ".png": "png", ".svg": "svg"}
-
-
 class FunctionPanel(NamedTuple):
     """One panel: function samples of one method on one split.
 
@@ -293,14 +289,8 @@ def _grid_figure(panels, draw, *, row_labels, xlim, ylim, ticks, gap_fraction, p
 
 
 def _save(fig: Figure, path: str | os.PathLike[str], png_path: str | os.PathLike[str] | None) -> list[Path]:
-    targets = [Path(path)] + ([Path(png_path)] if png_path is not None else [])
-    for target in targets:
-        if target.suffix.lower() not in _FORMATS:
-            raise ValueError(f"figure path {target} must end in one of {sorted(_FORMATS)}")
-    for target in targets:
-        with atomic_path(target) as tmp:
-            fig.savefig(tmp, format=_FORMATS[target.suffix.lower()])
-    return targets
+    """The figure at ``path`` and, where given, ``png_path`` (:func:`~geobayes.report.figures.save_figure`)."""
+    return list(save_figure(fig, path, *([] if png_path is None else [png_path])))
 
 
 # ---------------------------------------------------------------- function samples (Yu Figs. 6, 10-14)

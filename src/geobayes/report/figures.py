@@ -156,23 +156,36 @@ def logreg_figure(agg: pd.DataFrame, methods: Sequence[str], paper: pd.DataFrame
     return fig
 
 
-def save_figure(fig: Figure, pdf_path: str | os.PathLike[str], png_path: str | os.PathLike[str]) -> tuple[Path, Path]:
-    """Write ``fig`` as PDF and PNG, each atomically (via :func:`geobayes.io.atomic_path`).
+#: Figure formats by file suffix.
+FIGURE_FORMATS = {".pdf": "pdf", ".png": "png", ".svg": "svg"}
+
+
+def save_figure(fig: Figure, *paths: str | os.PathLike[str]) -> tuple[Path, ...]:
+    """Write ``fig`` to each path, in the format its suffix names, each atomically.
+
+    Every destination goes through :func:`geobayes.io.atomic_path`, so a killed job leaves the
+    previous file or the whole new one. The figure rules write a PDF for the paper and a PNG for
+    the report (``save_figure(fig, pdf, png)``).
 
     Parameters
     ----------
     fig : matplotlib.figure.Figure
         The figure.
-    pdf_path, png_path : str or os.PathLike
-        Destinations.
+    *paths : str or os.PathLike
+        Destinations, each ending in one of :data:`FIGURE_FORMATS` (checked before any write).
 
     Returns
     -------
     tuple of pathlib.Path
-        ``(pdf_path, png_path)``.
+        The destinations, in order.
     """
-    pdf_path, png_path = Path(pdf_path), Path(png_path)
-    for path, fmt in ((pdf_path, "pdf"), (png_path, "png")):
-        with atomic_path(path) as tmp:
-            fig.savefig(tmp, format=fmt)
-    return pdf_path, png_path
+    targets = tuple(Path(path) for path in paths)
+    if not targets:
+        raise ValueError("save_figure: no destination given")
+    for target in targets:
+        if target.suffix.lower() not in FIGURE_FORMATS:
+            raise ValueError(f"figure path {target} must end in one of {sorted(FIGURE_FORMATS)}")
+    for target in targets:
+        with atomic_path(target) as tmp:
+            fig.savefig(tmp, format=FIGURE_FORMATS[target.suffix.lower()])
+    return targets
