@@ -3,6 +3,7 @@
 
 import ast
 import csv
+import functools
 import os
 import re
 from pathlib import Path
@@ -148,25 +149,40 @@ def _module_file(module):
     return None
 
 
-def library_closure(*roots):
-    """The library files that the given root modules import, transitively (static, via ast).
+@functools.cache
+def _imported_module_files(path):
+    """Files of the geobayes modules one library file imports (parsed once per Snakemake run)."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("geobayes"):
+            found.append(_module_file(node.module))
+            found.extend(_module_file(f"{node.module}.{a.name}") for a in node.names)
+        elif isinstance(node, ast.Import):
+            found.extend(_module_file(a.name) for a in node.names if a.name.startswith("geobayes."))
+    return tuple(found)
 
-    Rules list these as inputs so that editing one module reruns exactly the jobs that use
-    it (Snakemake does not notice edits inside an imported package otherwise).
-    """
+
+@functools.cache
+def _library_closure(roots):
     seen, stack = set(), [_module_file(f"geobayes.{root}") for root in roots]
     while stack:
         path = stack.pop()
         if path is None or path in seen:
             continue
         seen.add(path)
-        for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("geobayes"):
-                stack.append(_module_file(node.module))
-                stack.extend(_module_file(f"{node.module}.{a.name}") for a in node.names)
-            elif isinstance(node, ast.Import):
-                stack.extend(_module_file(a.name) for a in node.names if a.name.startswith("geobayes."))
+        stack.extend(_imported_module_files(path))
     return sorted(str(p) for p in seen)
+
+
+def library_closure(*roots):
+    """The library files that the given root modules import, transitively (static, via ast).
+
+    Rules list these as inputs so that editing one module reruns exactly the jobs that use
+    it (Snakemake does not notice edits inside an imported package otherwise). Memoised: the
+    DAG asks for the same closures hundreds of times, and parsing them again each time was
+    most of a dry run's time.
+    """
+    return list(_library_closure(tuple(sorted(set(roots)))))
 
 
 def posterior_data_file(posterior):
@@ -228,6 +244,7 @@ def approximation_settings(wildcards):
     return settings
 
 
+@functools.cache
 def script_modules(script):
     """The geobayes modules (names relative to the package) that workflow/scripts/<script> imports."""
     tree = ast.parse((REPO / "workflow" / "scripts" / script).read_text())
@@ -237,7 +254,7 @@ def script_modules(script):
             names.add(node.module)
         elif isinstance(node, ast.Import):
             names.update(a.name for a in node.names if a.name.startswith("geobayes."))
-    return sorted(name.removeprefix("geobayes.") for name in names)
+    return tuple(sorted(name.removeprefix("geobayes.") for name in names))
 
 
 def method_code(wildcards):
