@@ -150,16 +150,17 @@ def _module_file(module):
 
 
 @functools.cache
-def _imported_module_files(path):
-    """Files of the geobayes modules one library file imports (parsed once per Snakemake run)."""
-    found = []
-    for node in ast.walk(ast.parse(path.read_text())):
+def _imported_modules(path):
+    """geobayes module names one file imports (parsed once per Snakemake run); ``from m import a``
+    gives ``m`` and ``m.a``, since ``a`` may be a submodule."""
+    names = []
+    for node in ast.walk(ast.parse(Path(path).read_text())):
         if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("geobayes"):
-            found.append(_module_file(node.module))
-            found.extend(_module_file(f"{node.module}.{a.name}") for a in node.names)
+            names.append(node.module)
+            names.extend(f"{node.module}.{a.name}" for a in node.names)
         elif isinstance(node, ast.Import):
-            found.extend(_module_file(a.name) for a in node.names if a.name.startswith("geobayes."))
-    return tuple(found)
+            names.extend(a.name for a in node.names if a.name.startswith("geobayes."))
+    return tuple(names)
 
 
 @functools.cache
@@ -170,7 +171,7 @@ def _library_closure(roots):
         if path is None or path in seen:
             continue
         seen.add(path)
-        stack.extend(_imported_module_files(path))
+        stack.extend(_module_file(name) for name in _imported_modules(path))
     return sorted(str(p) for p in seen)
 
 
@@ -247,14 +248,9 @@ def approximation_settings(wildcards):
 @functools.cache
 def script_modules(script):
     """The geobayes modules (names relative to the package) that workflow/scripts/<script> imports."""
-    tree = ast.parse((REPO / "workflow" / "scripts" / script).read_text())
-    names = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("geobayes."):
-            names.add(node.module)
-        elif isinstance(node, ast.Import):
-            names.update(a.name for a in node.names if a.name.startswith("geobayes."))
-    return tuple(sorted(name.removeprefix("geobayes.") for name in names))
+    names = _imported_modules(REPO / "workflow" / "scripts" / script)
+    return tuple(sorted({name.removeprefix("geobayes.") for name in names
+                         if name.startswith("geobayes.") and _module_file(name) is not None}))
 
 
 def method_code(wildcards):

@@ -63,6 +63,8 @@ _SAMPLE_COLOUR = "C0"
 _MEAN_COLOUR = "0.1"
 _DATA_COLOUR = "black"
 _SHADE_COLOUR = "0.88"
+
+
 class FunctionPanel(NamedTuple):
     """One panel: function samples of one method on one split.
 
