@@ -93,13 +93,13 @@ def reference_for(references: list[dict], posterior: str, method: str) -> dict |
     return None
 
 
-def scipy_baseline(approximation, key, samples: int) -> dict | None:
+def scipy_baseline(approximation, key, samples: int, evaluations_per_step: int) -> dict | None:
     """Seconds per sample and ``nfev`` of SciPy's RK45 on the approximation's own geodesic IVP.
 
     The vector field ``[v, -Gamma_theta(v, v)]`` is the library's, jitted once; SciPy drives it
     from Python one sample at a time, as the papers' code does. The same velocities go through
-    the Diffrax exponential map, so ``diffrax_evaluations`` (6 per step, rejected steps included)
-    is the like-for-like count. ``None`` for a method without a geodesic exponential map.
+    the Diffrax exponential map, so ``diffrax_evaluations`` (the job's ``evaluations_per_step``
+    per step, rejected steps included) is the like-for-like count. ``None`` for a method without a geodesic exponential map.
     """
     import jax
     import jax.numpy as jnp
@@ -129,7 +129,7 @@ def scipy_baseline(approximation, key, samples: int) -> dict | None:
     ours = exponential_map(metric, posterior, mode, velocities, ode)
     return {"scipy_per_sample_s": statistics.median(seconds), "scipy_samples": samples,
             "scipy_nfev": nfev, "scipy_failed": samples - sum(succeeded),
-            "diffrax_evaluations": [6 * int(s) for s in np.asarray(ours.num_steps)],
+            "diffrax_evaluations": [evaluations_per_step * int(s) for s in np.asarray(ours.num_steps)],
             "scipy_rtol": ode.rtol, "scipy_atol": ode.atol}
 
 
@@ -159,7 +159,7 @@ def time_job(posterior, mode, method: str, config: dict, key, n: int, repeats: i
     row = {"compile_s": compile_s, "batched_per_sample_s": statistics.median(batched),
            "sequential_per_sample_s": statistics.median(one_at_a_time), "n": n, "failed": failed,
            "batched_raw_s": batched, "sequential_raw_s": one_at_a_time}
-    baseline = scipy_baseline(approximation, key, scipy_samples)
+    baseline = scipy_baseline(approximation, key, scipy_samples, int(config["evaluations_per_step"]))
     if baseline is not None:
         row.update(baseline)
         row["scipy/ours_sequential"] = baseline["scipy_per_sample_s"] / row["sequential_per_sample_s"]

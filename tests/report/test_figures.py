@@ -4,6 +4,7 @@ from pathlib import Path
 
 import matplotlib
 import pandas as pd
+import pytest
 
 from geobayes.report.figures import logreg_figure, save_figure, set_style
 from geobayes.report.logreg_table import aggregate_logreg
@@ -43,3 +44,16 @@ def test_figure_shows_only_present_inputs_without_paper():
     fig = logreg_figure(agg, ["ela", "rla_f"])
     assert len(fig.axes) == 2
     assert fig.axes[0].get_title() == "raw inputs"
+
+
+def test_save_figure_skips_an_absent_copy_and_checks_every_suffix_before_writing(tmp_path):
+    """An optional PNG copy passed as None is skipped; one bad suffix among the destinations
+    refuses the call before any file is written; no destination at all is an error."""
+    fig = logreg_figure(aggregate_logreg(make_summary([("raw", "german")])), ["ela", "rla_b", "rla_f"])
+    assert save_figure(fig, tmp_path / "only.svg", None) == (tmp_path / "only.svg",)
+    assert (tmp_path / "only.svg").read_bytes().lstrip()[:5] in (b"<?xml", b"<svg ")
+    with pytest.raises(ValueError, match="must end in one of"):
+        save_figure(fig, tmp_path / "first.pdf", tmp_path / "second.jpeg")
+    assert not (tmp_path / "first.pdf").exists()
+    with pytest.raises(ValueError, match="no destination"):
+        save_figure(fig, None)

@@ -34,9 +34,9 @@ import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
-from geobayes.report.figures import save_figure  # (also selects the Agg backend)
 from geobayes.metrics.predictive import predictive_quantiles
 from geobayes.report.density_grid import check_window
+from geobayes.report.figures import save_figure  # (also selects the Agg backend)
 from geobayes.report.sample_panels import thin_rows
 
 __all__ = [
@@ -290,11 +290,6 @@ def _grid_figure(panels, draw, *, row_labels, xlim, ylim, ticks, gap_fraction, p
     return fig
 
 
-def _save(fig: Figure, path: str | os.PathLike[str], png_path: str | os.PathLike[str] | None) -> list[Path]:
-    """The figure at ``path`` and, where given, ``png_path`` (:func:`~geobayes.report.figures.save_figure`)."""
-    return list(save_figure(fig, path, *([] if png_path is None else [png_path])))
-
-
 # ---------------------------------------------------------------- function samples (Yu Figs. 6, 10-14)
 
 
@@ -384,7 +379,7 @@ def function_sample_panels(
     list of pathlib.Path
         The files written.
     """
-    return _save(build_function_sample_figure(panels, **options), path, png_path)
+    return list(save_figure(build_function_sample_figure(panels, **options), path, png_path))
 
 
 # ---------------------------------------------------------------- predictive bands (Bergamin Figs. D.1-D.4)
@@ -484,7 +479,7 @@ def predictive_band_panels(
     list of pathlib.Path
         The files written.
     """
-    return _save(build_predictive_band_figure(panels, **options), path, png_path)
+    return list(save_figure(build_predictive_band_figure(panels, **options), path, png_path))
 
 
 # ---------------------------------------------------------------- Hartmann Fig. 5
@@ -679,7 +674,7 @@ def pushforward_figure(
     list of pathlib.Path
         The files written.
     """
-    return _save(build_pushforward_figure(x, samples, **options), path, png_path)
+    return list(save_figure(build_pushforward_figure(x, samples, **options), path, png_path))
 
 
 # ---------------------------------------------------------------- Hartmann Fig. 7
@@ -798,4 +793,4 @@ def wasserstein_across_maps_figure(
     list of pathlib.Path
         The files written.
     """
-    return _save(build_wasserstein_across_maps_figure(x, per_method, **options), path, png_path)
+    return list(save_figure(build_wasserstein_across_maps_figure(x, per_method, **options), path, png_path))

@@ -31,11 +31,10 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-import geobayes.report.figures  # noqa: F401  (selects the Agg backend, as every figure module does)
 from geobayes.metrics.predictive import PairwiseW2, pairwise_pushforward_wasserstein2, predictive_quantiles
-from geobayes.report.figures import save_figure
 from geobayes.report.bnn_figures import training_intervals
 from geobayes.report.density_grid import check_window
+from geobayes.report.figures import save_figure  # (also selects the Agg backend)
 
 __all__ = [
     "OptimumPredictive",
@@ -389,5 +388,4 @@ def map_predictives_figure(path: str | os.PathLike[str], x: Any, per_method: Map
     list of pathlib.Path
         The files written.
     """
-    return list(save_figure(build_map_predictives_figure(x, per_method, **options), path,
-                            *([] if png_path is None else [png_path])))
+    return list(save_figure(build_map_predictives_figure(x, per_method, **options), path, png_path))

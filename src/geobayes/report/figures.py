@@ -165,21 +165,23 @@ def save_figure(fig: Figure, *paths: str | os.PathLike[str]) -> tuple[Path, ...]
 
     Every destination goes through :func:`geobayes.io.atomic_path`, so a killed job leaves the
     previous file or the whole new one. The figure rules write a PDF for the paper and a PNG for
-    the report (``save_figure(fig, pdf, png)``).
+    the report (``save_figure(fig, pdf, png)``); a ``None`` destination is skipped, so a writer
+    with an optional PNG copy passes its ``png_path`` as it is.
 
     Parameters
     ----------
     fig : matplotlib.figure.Figure
         The figure.
-    *paths : str or os.PathLike
-        Destinations, each ending in one of :data:`FIGURE_FORMATS` (checked before any write).
+    *paths : str or os.PathLike or None
+        Destinations, each ending in one of :data:`FIGURE_FORMATS` (checked before any write);
+        ``None`` entries are skipped.
 
     Returns
     -------
     tuple of pathlib.Path
-        The destinations, in order.
+        The destinations written, in order.
     """
-    targets = tuple(Path(path) for path in paths)
+    targets = tuple(Path(path) for path in paths if path is not None)
     if not targets:
         raise ValueError("save_figure: no destination given")
     for target in targets:
