@@ -62,3 +62,29 @@ def test_1d_rejects_2d_and_nonfinite():
         wasserstein1_1d(np.zeros((5, 2)), np.zeros(5))
     with pytest.raises(ValueError, match="non-finite"):
         wasserstein1_1d(np.array([np.inf]), np.zeros(5))
+
+
+def _modules_after(code: str, env: dict | None = None) -> set[str]:
+    """Top-level modules loaded by ``code`` in a fresh interpreter (the DAG's jobs are fresh)."""
+    import os
+    import subprocess
+    import sys
+
+    probe = f"{code}\nimport sys\nprint(' '.join(sorted({{m.split('.')[0] for m in sys.modules}})))"
+    run_env = {k: v for k, v in os.environ.items() if not k.startswith("POT_BACKEND_DISABLE_")}
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True,
+                            env={**run_env, **(env or {})})
+    return set(result.stdout.split())
+
+
+def test_distances_do_not_import_the_torch_backend_of_pot():
+    # torch is installed (the laplace-torch peer) and costs seconds per evaluation job to import.
+    code = ("import numpy as np\nfrom geobayes.metrics import wasserstein1, wasserstein1_1d\n"
+            "x = np.arange(6.0).reshape(3, 2)\nwasserstein1(x, x + 1.0, num_iter_max=1e6)\nwasserstein1_1d(x[:, 0], x[:, 1])")
+    loaded = _modules_after(code)
+    assert "ot" in loaded and "torch" not in loaded
+
+
+def test_a_caller_choice_of_pot_backends_is_kept():
+    code = "import numpy as np\nfrom geobayes.metrics import wasserstein1\nwasserstein1(np.zeros((2, 1)), np.ones((2, 1)), num_iter_max=1e6)"
+    assert "torch" in _modules_after(code, env={"POT_BACKEND_DISABLE_PYTORCH": ""})

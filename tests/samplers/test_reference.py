@@ -102,3 +102,23 @@ def test_custom_thresholds_name_the_checks():
         ReferenceChecks(max_divergences=-1)
     with pytest.raises(ValueError, match="ReferenceChecks.max_r_hat"):
         ReferenceChecks(max_r_hat=0.9)
+
+
+def test_reference_records_load_without_the_sampler():
+    # Evaluation jobs only read references: importing them must not import NumPyro (seconds per job).
+    import subprocess
+    import sys
+
+    probe = ("import sys\nfrom geobayes.samplers.reference import require_passing\n"
+             "from geobayes.samplers import load_reference\nprint('numpyro' in sys.modules)")
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == "False"
+
+
+def test_package_names_resolve_lazily_and_unknown_names_fail():
+    import geobayes.samplers as samplers
+
+    assert samplers.run_nuts.__module__ == "geobayes.samplers.nuts"
+    assert sorted(samplers.__all__) == sorted(name for name in dir(samplers) if name in samplers.__all__)
+    with pytest.raises(AttributeError, match="no attribute 'run_nut'"):
+        samplers.run_nut

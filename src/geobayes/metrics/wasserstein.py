@@ -18,11 +18,19 @@ square root, so distances below about ``1e-8 * ||x||`` are rounding noise (W1 of
 with itself is about 1e-9, not 0). This is far below any Monte Carlo error of W1.
 
 Memory: the cost matrix is ``n * m`` float64 (20,000 x 10,000 is 1.6 GB).
+
+Import cost: POT loads every array backend it finds when it is first imported (torch, which
+the laplace-torch peer tests install, costs about 3 s of CPU). Only its NumPy backend is used
+here, so :func:`_import_pot` switches the torch, TensorFlow and CuPy backends off before the
+first import unless the caller has chosen (``POT_BACKEND_DISABLE_*`` set, or ``ot`` already
+imported). Each evaluation job of the DAG is a fresh process, so this is paid per job.
 """
 
 from __future__ import annotations
 
 import math
+import os
+import sys
 import warnings
 from typing import Any
 
@@ -99,9 +107,26 @@ def wasserstein2(x: Any, y: Any, *, num_iter_max: int | float) -> float:
                                                 num_iter_max=num_iter_max), 0.0))
 
 
+_UNUSED_POT_BACKENDS = ("POT_BACKEND_DISABLE_PYTORCH", "POT_BACKEND_DISABLE_TENSORFLOW", "POT_BACKEND_DISABLE_CUPY")
+
+
+def _import_pot():
+    """POT, imported without the array backends it would load but this module never uses.
+
+    POT reads ``POT_BACKEND_DISABLE_*`` once, at its first import; a variable the caller set
+    (either value) and an ``ot`` imported before are left as they are.
+    """
+    if "ot" not in sys.modules:
+        for variable in _UNUSED_POT_BACKENDS:
+            os.environ.setdefault(variable, "1")
+    import ot
+
+    return ot
+
+
 def _exact_transport_cost(x: Any, y: Any, *, metric: str, name: str, num_iter_max: int | float) -> float:
     """Optimal transport cost with ground cost ``ot.dist(x, y, metric)``, uniform weights."""
-    import ot
+    ot = _import_pot()
 
     x = _as_samples("x", x, 2)
     y = _as_samples("y", y, 2)
@@ -155,7 +180,7 @@ def wasserstein1_1d(x: Any, y: Any) -> float:
     ValueError
         If an input is not a finite 1-D real array.
     """
-    import ot
+    ot = _import_pot()
 
     x = _as_samples("x", x, 1)
     y = _as_samples("y", y, 1)

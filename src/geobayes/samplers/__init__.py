@@ -9,18 +9,39 @@
   (Vehtari et al. 2021).
 """
 
-from geobayes.samplers import diagnostics
-from geobayes.samplers.nuts import INIT_JITTER_SCALE, NutsConfig, run_nuts
-from geobayes.samplers.reference import (
-    Reference,
-    ReferenceCheckError,
-    ReferenceChecks,
-    describe_failures,
-    evaluate_checks,
-    load_reference,
-    require_passing,
-    save_reference,
-)
+import importlib
+
+# Names resolved on first use (PEP 562), so that importing one submodule does not import the
+# others: ``geobayes.samplers.reference`` needs NumPy only, while ``nuts`` and ``diagnostics``
+# import NumPyro (about 2 s of CPU in every evaluation job of the DAG otherwise).
+_SUBMODULE_OF = {
+    "diagnostics": None,
+    "INIT_JITTER_SCALE": "nuts",
+    "NutsConfig": "nuts",
+    "run_nuts": "nuts",
+    "Reference": "reference",
+    "ReferenceCheckError": "reference",
+    "ReferenceChecks": "reference",
+    "describe_failures": "reference",
+    "evaluate_checks": "reference",
+    "load_reference": "reference",
+    "require_passing": "reference",
+    "save_reference": "reference",
+}
+
+
+def __getattr__(name: str):
+    if name not in _SUBMODULE_OF:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    submodule = _SUBMODULE_OF[name]
+    if submodule is None:
+        return importlib.import_module(f"{__name__}.{name}")
+    return getattr(importlib.import_module(f"{__name__}.{submodule}"), name)
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_SUBMODULE_OF})
+
 
 __all__ = [
     "diagnostics",
