@@ -1,5 +1,9 @@
 """Exact W1 with POT (Yu et al. 2024, Supp. 15.6) against known answers."""
 
+import os
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 import scipy.stats
@@ -66,10 +70,6 @@ def test_1d_rejects_2d_and_nonfinite():
 
 def _modules_after(code: str, env: dict | None = None) -> set[str]:
     """Top-level modules loaded by ``code`` in a fresh interpreter (the DAG's jobs are fresh)."""
-    import os
-    import subprocess
-    import sys
-
     probe = f"{code}\nimport sys\nprint(' '.join(sorted({{m.split('.')[0] for m in sys.modules}})))"
     run_env = {k: v for k, v in os.environ.items() if not k.startswith("POT_BACKEND_DISABLE_")}
     result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True,

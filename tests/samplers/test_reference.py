@@ -1,9 +1,12 @@
 """Reference records: checks, save/load round trip, refusal of failing references."""
 
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
-from geobayes import io
+from geobayes import io, samplers
 from geobayes.samplers import (
     Reference,
     ReferenceCheckError,
@@ -106,9 +109,6 @@ def test_custom_thresholds_name_the_checks():
 
 def test_reference_records_load_without_the_sampler():
     # Evaluation jobs only read references: importing them must not import NumPyro (seconds per job).
-    import subprocess
-    import sys
-
     probe = ("import sys\nfrom geobayes.samplers.reference import require_passing\n"
              "from geobayes.samplers import load_reference\nprint('numpyro' in sys.modules)")
     result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
@@ -116,8 +116,6 @@ def test_reference_records_load_without_the_sampler():
 
 
 def test_package_names_resolve_lazily_and_unknown_names_fail():
-    import geobayes.samplers as samplers
-
     assert samplers.run_nuts.__module__ == "geobayes.samplers.nuts"
     assert sorted(samplers.__all__) == sorted(name for name in dir(samplers) if name in samplers.__all__)
     with pytest.raises(AttributeError, match="no attribute 'run_nut'"):

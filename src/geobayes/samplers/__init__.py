@@ -31,6 +31,7 @@ _SUBMODULE_OF = {
 
 
 def __getattr__(name: str):
+    """The public name ``name``, imported from its submodule on first use."""
     if name not in _SUBMODULE_OF:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     submodule = _SUBMODULE_OF[name]
