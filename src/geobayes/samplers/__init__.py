@@ -44,17 +44,4 @@ def __dir__() -> list[str]:
     return sorted({*globals(), *_SUBMODULE_OF})
 
 
-__all__ = [
-    "diagnostics",
-    "INIT_JITTER_SCALE",
-    "NutsConfig",
-    "run_nuts",
-    "Reference",
-    "ReferenceCheckError",
-    "ReferenceChecks",
-    "describe_failures",
-    "evaluate_checks",
-    "load_reference",
-    "require_passing",
-    "save_reference",
-]
+__all__ = list(_SUBMODULE_OF)
