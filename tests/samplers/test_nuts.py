@@ -39,6 +39,10 @@ def test_shapes_records_and_checks(reference):
     np.testing.assert_array_equal(np.bincount(reference.chain_index), [1000] * 4)
     d = reference.diagnostics
     assert d["n_draws"] == 4000 and isinstance(d["divergences"], int)
+    # An easy 2-D Gaussian: short trajectories, none stopped by the depth limit of 10.
+    assert 1 <= d["leapfrog_steps_mean"] <= d["leapfrog_steps_max"] < 2**10 - 1
+    assert d["tree_depth_hits"] == 0
+    assert d["leapfrog_steps_total"] == pytest.approx(d["leapfrog_steps_mean"] * 4000)
     assert len(d["r_hat"]) == len(d["ess_bulk"]) == len(d["ess_tail"]) == 2
     assert set(reference.checks) == {
         "r_hat_below_1.01", "ess_bulk_above_400", "ess_tail_above_400", "divergences_at_most_0",
@@ -110,3 +114,23 @@ def test_single_chain_runs_from_the_given_start():
     assert ref.draws.shape == (400, 3)
     assert np.all(ref.chain_index == 0)
     assert np.all(np.abs(ref.draws.mean(axis=0)) < 0.5)
+
+
+def test_depth_limit_hits_are_counted():
+    """Tree depth 1 allows one leapfrog step: every kept iteration takes exactly one and hits
+    the limit (a counter that missed the limit, or read the wrong field, fails here)."""
+    ref = run_nuts(POSTERIOR, NutsConfig(chains=1, warmup=50, samples=30, thin=3, max_tree_depth=1),
+                   jax.random.PRNGKey(3), jnp.zeros(2))
+    d = ref.diagnostics
+    assert d["leapfrog_steps_mean"] == d["leapfrog_steps_max"] == 1
+    assert d["tree_depth_hits"] == d["n_draws"] == d["leapfrog_steps_total"] == 10
+
+
+def test_trajectory_lengths_of_recorded_steps():
+    from geobayes.samplers.nuts import trajectory_lengths
+
+    record = trajectory_lengths(np.array([[1, 3, 7], [7, 15, 3]]), max_tree_depth=3)
+    assert record == {"leapfrog_steps_mean": 6.0, "leapfrog_steps_max": 15, "leapfrog_steps_total": 36,
+                      "tree_depth_hits": 3}
+    with pytest.raises(ValueError, match="num_steps is empty"):
+        trajectory_lengths(np.array([], dtype=int), max_tree_depth=3)

@@ -23,7 +23,7 @@ import numpy as np
 from geobayes.samplers.diagnostics import summarize
 from geobayes.samplers.reference import Reference, ReferenceChecks, evaluate_checks, is_integer
 
-__all__ = ["NutsConfig", "run_nuts", "INIT_JITTER_SCALE"]
+__all__ = ["NutsConfig", "run_nuts", "trajectory_lengths", "INIT_JITTER_SCALE"]
 
 #: Standard deviation of the Gaussian jitter added to ``init_position`` for each chain.
 INIT_JITTER_SCALE = 0.1
@@ -102,6 +102,40 @@ class NutsConfig:
         return dataclasses.asdict(self)
 
 
+def trajectory_lengths(num_steps: np.ndarray, max_tree_depth: int) -> dict[str, Any]:
+    """Leapfrog steps per NUTS iteration and how often the tree depth limit stopped it.
+
+    A NUTS trajectory of tree depth ``j`` takes ``2**j - 1`` leapfrog steps (Hoffman &
+    Gelman 2014, Alg. 3; NumPyro's ``num_steps``), one gradient of the log density each, so
+    the mean step count converts wall time into time per gradient evaluation, and an
+    iteration with ``2**max_tree_depth - 1`` steps hit the depth limit (Hartmann et al.
+    2026, Sec. 5.3.2, raised the limit to 13 because theirs "frequently" did).
+
+    Parameters
+    ----------
+    num_steps : ndarray of int
+        Leapfrog steps of each kept (thinned) post-warm-up iteration, any shape.
+    max_tree_depth : int
+        The run's tree depth limit.
+
+    Returns
+    -------
+    dict
+        ``leapfrog_steps_mean`` (float), ``leapfrog_steps_max`` (int),
+        ``leapfrog_steps_total`` (int, over the kept iterations) and
+        ``tree_depth_hits`` (int, kept iterations stopped by the depth limit).
+    """
+    steps = np.asarray(num_steps, dtype=np.int64).ravel()
+    if steps.size == 0:
+        raise ValueError("num_steps is empty: no kept NUTS iteration to summarise")
+    return {
+        "leapfrog_steps_mean": float(steps.mean()),
+        "leapfrog_steps_max": int(steps.max()),
+        "leapfrog_steps_total": int(steps.sum()),
+        "tree_depth_hits": int(np.count_nonzero(steps >= 2**int(max_tree_depth) - 1)),
+    }
+
+
 def _raw_key(key: Any) -> jax.Array:
     """Accept both typed (``jax.random.key``) and raw uint32 (``PRNGKey``) keys."""
     key = jnp.asarray(key) if not isinstance(key, jax.Array) else key
@@ -154,7 +188,8 @@ def run_nuts(
         ``diagnostics`` (per-parameter R-hat, bulk/tail ESS from the draws grouped by
         chain; ``divergences``, the number of divergent transitions among the kept
         (thinned) post-warm-up iterations, as CmdStan's output CSV and posteriordb count
-        them; ``n_draws``); the ``checks``.
+        them; ``n_draws``; the leapfrog steps of the kept iterations and how many hit
+        the tree depth limit, :func:`trajectory_lengths`); the ``checks``.
 
     Raises
     ------
@@ -202,13 +237,15 @@ def run_nuts(
     )
     # NumPyro reads a leading chain axis only when there are several chains.
     start = init_params[0] if config.chains == 1 else init_params
-    mcmc.run(run_key, init_params=start, extra_fields=("diverging",))
+    mcmc.run(run_key, init_params=start, extra_fields=("diverging", "num_steps"))
     grouped = np.asarray(mcmc.get_samples(group_by_chain=True), dtype=np.float64)
     grouped = grouped.reshape(config.chains, -1, dim)
-    diverging = np.asarray(mcmc.get_extra_fields(group_by_chain=True)["diverging"])
+    extra = mcmc.get_extra_fields(group_by_chain=True)
+    diverging = np.asarray(extra["diverging"])
 
     diagnostics: dict[str, Any] = summarize(grouped)
     diagnostics["divergences"] = int(diverging.sum())
+    diagnostics.update(trajectory_lengths(np.asarray(extra["num_steps"]), config.max_tree_depth))
     diagnostics["n_draws"] = int(grouped.shape[0] * grouped.shape[1])
     diagnostics["draws_per_chain"] = int(grouped.shape[1])
 
