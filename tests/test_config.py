@@ -56,8 +56,14 @@ def test_shipped_config_loads(name):
 @pytest.mark.parametrize("name", ["quick", "tiny"])
 def test_small_configs_have_exactly_the_paper_keys(name):
     # snakemake merges --configfile over config/config.yaml, so a key missing from a
-    # small config would silently keep its paper-scale value.
-    assert leaf_paths(raw(name)) == leaf_paths(raw("config"))
+    # small config would silently keep its paper-scale value. A small config may add entries
+    # to the maps keyed by names that exist only at its scale (a posterior's NUTS overrides, a
+    # method's sample count): nothing of the paper config leaks through those.
+    small, paper = leaf_paths(raw(name)), leaf_paths(raw("config"))
+    assert paper <= small, sorted(paper - small)
+    extra = sorted(p for p in small - paper
+                   if not (p.startswith("reference.posterior_overrides.") or ".method_samples." in p))
+    assert not extra, extra
 
 
 def test_small_config_scales():
@@ -274,10 +280,10 @@ def test_schema_is_strict_and_documented():
     assert len(objects) >= 10
     for path, sub in objects.items():
         if "propertyNames" in sub:
-            # a map keyed by validated names: its values are strict objects (posterior_overrides)
-            # or typed arrays (squiggle variances)
+            # a map keyed by validated names: its values are strict objects (posterior_overrides),
+            # typed arrays (squiggle variances) or typed numbers (method_samples)
             values = sub["additionalProperties"]
-            assert values.get("additionalProperties") is False or values.get("type") == "array", path
+            assert values.get("additionalProperties") is False or values.get("type") in ("array", "integer"), path
             continue
         assert sub.get("additionalProperties") is False, path
         # An override block ("Overrides of ...") is partial by nature: what it leaves out keeps
@@ -342,3 +348,19 @@ def test_posterior_override_is_kept():
     cfg = load_config(CONFIGS["config"])
     assert cfg["reference"]["posterior_overrides"]["australian_raw-logreg"] == {"target_accept": 0.99}
     assert cfg["reference"]["dense_mass"] is False
+
+
+@pytest.mark.parametrize(
+    ("method_samples", "expected"),
+    [
+        ({"rla_blgo": 5}, "'rla_blgo' is not one of"),
+        ({"rla_blog": 0}, "experiments.bnn_yu.approximation.method_samples.rla_blog: 0 is less than the minimum of 1"),
+        ({"rla_blog": 2.5}, "experiments.bnn_yu.approximation.method_samples.rla_blog: 2.5 is not of type 'integer'"),
+    ],
+)
+def test_bad_method_samples_names_the_key(method_samples, expected):
+    override = {"experiments": {"bnn_yu": {"approximation": {"method_samples": method_samples}}}}
+    with pytest.raises(ConfigError, match=re.escape(expected)):
+        load_config(CONFIGS["config"], override)
+    assert load_config(CONFIGS["config"], {"experiments": {"bnn_yu": {"approximation": {"method_samples": {
+        "rla_blog": 5}}}}})["experiments"]["bnn_yu"]["approximation"]["method_samples"] == {"rla_blog": 5}

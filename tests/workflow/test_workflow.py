@@ -168,7 +168,7 @@ def tiny_run(tmp_path_factory):
         pytest.skip(f"no data mirror at {MIRROR}")
     work = tmp_path_factory.mktemp("repo")
     ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
-    for part in ("workflow", "config", "src"):
+    for part in ("workflow", "config", "src", "profiles"):  # profiles/default: the workflow profile
         shutil.copytree(REPO / part, work / part, ignore=ignore, symlinks=True)
     shutil.copy(REPO / "Snakefile", work / "Snakefile")
     shutil.copy(REPO / "environment.yml", work / "environment.yml")
@@ -537,6 +537,22 @@ def test_forcerun_approximate_reruns_every_approximation_and_downstream(settled_
     assert set(only) == approximations
 
 
+def test_method_samples_reruns_only_the_named_method(settled_run, tmp_path):
+    """``approximation.method_samples`` of one experiment (how the quick config gives RLA-BLog a
+    few samples on the networks) changes the parameters of that method's approximations on that
+    experiment's posteriors alone: the dry run plans exactly them and what is downstream."""
+    work, dag = settled_run
+    rules, inputs = dag.rule, dag.inputs
+    extra = tmp_path / "method_samples.yaml"
+    extra.write_text(yaml.safe_dump({"experiments": {"bnn_yu": {"approximation": {"method_samples": {"rla_f": 7}}}}}))
+    plan = dry_run_plan(work, str(extra))  # a second --configfile, merged over tiny.yaml
+    approximations = {p for p, r in rules.items() if r == "approximate" and approximation_method(p) == "rla_f"
+                      and p.split("/")[2].endswith("-mlp1x10")}
+    assert approximations and {p for p, r in plan.items() if r == "approximate"} == approximations
+    assert set(plan) <= approximations | downstream(inputs, approximations)
+    assert not {r for r in plan.values() if UPSTREAM_RULES.fullmatch(r)}
+
+
 def test_until_map_plans_only_the_map_stage_and_what_it_needs(settled_run, tmp_path):
     """README: ``--until map`` in an empty directory plans the MAPs and their data, nothing
     downstream."""
@@ -590,7 +606,7 @@ def test_run_killed_mid_job_resumes_to_the_same_tables(tiny_run, tmp_path):
     import time
 
     work = tmp_path / "repo"
-    for part in ("workflow", "config", "src"):
+    for part in ("workflow", "config", "src", "profiles"):
         shutil.copytree(tiny_run / part, work / part, symlinks=True)
     for name in ("Snakefile", "environment.yml"):
         shutil.copy(tiny_run / name, work / name)

@@ -235,13 +235,18 @@ def method_settings(method):
 
 def approximation_settings(wildcards):
     """`method_settings` of the job's method, with the overrides of the posterior's experiment
-    (its `approximation` key, e.g. the networks' sample counts and batch size) (rule parameter)."""
+    (its `approximation` key, e.g. the networks' sample counts and batch size) (rule parameter).
+    `method_samples` sets the sample count of the methods it names alone, and is not passed on,
+    so changing one method's count reruns that method's jobs only."""
     settings = method_settings(wildcards.method)
-    for block, value in EXPERIMENTS[experiment_of(wildcards.posterior)].get("approximation", {}).items():
+    overrides = dict(EXPERIMENTS[experiment_of(wildcards.posterior)].get("approximation", {}))
+    per_method = overrides.pop("method_samples", {})
+    for block, value in overrides.items():
         owner = METHOD_SPECIFIC_SETTINGS.get(block)
         if owner is not None and owner != wildcards.method:
             continue
         settings[block] = {**settings[block], **value} if isinstance(value, dict) and block in settings else value
+    settings["samples"] = per_method.get(wildcards.method, settings["samples"])
     return settings
 
 
