@@ -544,7 +544,8 @@ def test_forcerun_approximate_reruns_every_approximation_and_downstream(settled_
 def test_method_samples_reruns_only_the_named_method(settled_run, tmp_path):
     """``approximation.method_samples`` of one experiment (how the quick config gives RLA-BLog a
     few samples on the networks) changes the parameters of that method's approximations on that
-    experiment's posteriors alone: the dry run plans exactly them and what is downstream."""
+    experiment's posteriors alone: the dry run plans exactly them and what is downstream; adding a
+    method plans no data, training, MAP or NUTS job (their parameters leave the method list out)."""
     work, dag = settled_run
     rules, inputs = dag.rule, dag.inputs
     extra = tmp_path / "method_samples.yaml"
@@ -555,6 +556,12 @@ def test_method_samples_reruns_only_the_named_method(settled_run, tmp_path):
     assert approximations and {p for p, r in plan.items() if r == "approximate"} == approximations
     assert set(plan) <= approximations | downstream(inputs, approximations)
     assert not {r for r in plan.values() if UPSTREAM_RULES.fullmatch(r)}
+    # Adding a method to the experiment plans its new jobs and the reports, nothing upstream either.
+    methods = TINY_CONFIG["experiments"]["bnn_yu"]["methods"]
+    extra.write_text(yaml.safe_dump({"experiments": {"bnn_yu": {"methods": [*methods, "rla_b"]}}}))
+    added = dry_run_plan(work, str(extra))
+    assert {approximation_method(p) for p, r in added.items() if r == "approximate"} == {"rla_b"}
+    assert not {r for r in added.values() if UPSTREAM_RULES.fullmatch(r)}, sorted(set(added.values()))
 
 
 def test_until_map_plans_only_the_map_stage_and_what_it_needs(settled_run, tmp_path):

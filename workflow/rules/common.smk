@@ -214,9 +214,16 @@ def prepared_data(wildcards):
     return [] if path is None else path
 
 
+#: Keys of an experiment that choose what runs on its posteriors rather than what the posterior
+#: is; `model_options` leaves them out, so adding a method or changing one method's sample count
+#: does not change the parameters (and so rerun) the data, training, MAP and NUTS jobs.
+RUN_CHOICE_KEYS = ("methods", "anchors", "wasserstein", "approximation")
+
+
 def model_options(wildcards):
-    """Experiment config slice of a posterior's model."""
-    return config["experiments"][experiment_of(wildcards.posterior)]
+    """Experiment config slice of a posterior's model, less `RUN_CHOICE_KEYS` (rule parameter)."""
+    options = config["experiments"][experiment_of(wildcards.posterior)]
+    return {key: value for key, value in options.items() if key not in RUN_CHOICE_KEYS}
 
 
 #: Method-specific blocks of the `approximation` config slice and the one method each reaches.
@@ -248,6 +255,13 @@ def approximation_settings(wildcards):
         settings[block] = {**settings[block], **value} if isinstance(value, dict) and block in settings else value
     settings["samples"] = per_method.get(wildcards.method, settings["samples"])
     return settings
+
+
+def timing_settings(wildcards):
+    """`approximation_settings` less the draw counts (`samples`, `repetitions`), which a timing job
+    does not use (it draws `timing`'s counts): a sample count changed by `method_samples` reruns
+    the approximations, not the timings (rule parameter)."""
+    return {k: v for k, v in approximation_settings(wildcards).items() if k not in ("samples", "repetitions")}
 
 
 @functools.cache

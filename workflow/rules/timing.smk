@@ -9,7 +9,7 @@ rule time_sampling:
     output:
         "results/timing/{posterior}/{method}.json",
     params:
-        approximation=approximation_settings,
+        approximation=timing_settings,
         timing=TIMING,
         model=model_options,
         seed=config["seed"],
