@@ -256,7 +256,7 @@ def test_tiny_run_network_outputs(tiny_run):
     w2 = pd.read_csv(tiny_run / "tables/bnn_hartmann_drop23_w2.csv").set_index("method")
     assert w2.loc["wg", "w2_mean_over_grid"] < w2.loc["ela", "w2_mean_over_grid"]
     # method_samples: WG draws its own count on the 142-parameter network, LA the experiment's
-    hartmann = yaml.safe_load((tiny_run / "config" / "tiny.yaml").read_text())["experiments"]["bnn_hartmann"]
+    hartmann = TINY_CONFIG["experiments"]["bnn_hartmann"]
     assert w2.loc["wg", "samples_used"] + w2.loc["wg", "failed"] == hartmann["approximation"]["method_samples"]["wg"]
     assert w2.loc["ela", "samples_used"] == hartmann["approximation"]["samples"] != hartmann["approximation"][
         "method_samples"]["wg"]

@@ -23,7 +23,7 @@ import numpy as np
 from geobayes.samplers.diagnostics import summarize
 from geobayes.samplers.reference import Reference, ReferenceChecks, evaluate_checks, is_integer
 
-__all__ = ["NutsConfig", "run_nuts", "trajectory_lengths", "INIT_JITTER_SCALE"]
+__all__ = ["NutsConfig", "nuts_mcmc", "run_nuts", "trajectory_lengths", "INIT_JITTER_SCALE"]
 
 #: Standard deviation of the Gaussian jitter added to ``init_position`` for each chain.
 INIT_JITTER_SCALE = 0.1
@@ -146,6 +146,46 @@ def _raw_key(key: Any) -> jax.Array:
     return key
 
 
+def nuts_mcmc(posterior: Any, config: NutsConfig) -> Any:
+    """NumPyro's NUTS sampler of a reference run, built but not run.
+
+    The potential is ``-posterior.logdensity(theta)``; step size and (diagonal or dense) mass
+    matrix are adapted over ``config.warmup`` iterations, chains run vectorised on one device.
+    :func:`run_nuts` runs it; ``benchmarks/bench_bnn_nuts.py`` times its phases apart.
+
+    Parameters
+    ----------
+    posterior
+        Object with a jittable ``logdensity(theta) -> scalar`` (positive log density).
+    config : NutsConfig
+        Chains, warm-up, samples, thinning and NUTS settings.
+
+    Returns
+    -------
+    numpyro.infer.MCMC
+    """
+    from numpyro.infer import MCMC, NUTS
+
+    def potential_fn(theta: jax.Array) -> jax.Array:
+        return -posterior.logdensity(theta)
+
+    kernel = NUTS(
+        potential_fn=potential_fn,
+        target_accept_prob=float(config.target_accept),
+        max_tree_depth=int(config.max_tree_depth),
+        dense_mass=bool(config.dense_mass),
+    )
+    return MCMC(
+        kernel,
+        num_warmup=config.warmup,
+        num_samples=config.samples,
+        num_chains=config.chains,
+        chain_method="vectorized",
+        thinning=config.thin,
+        progress_bar=False,
+    )
+
+
 def run_nuts(
     posterior: Any,
     config: NutsConfig,
@@ -197,8 +237,6 @@ def run_nuts(
         If ``config`` is not a :class:`NutsConfig`, or ``init_position`` has the wrong
         shape or is not finite, or its log density is not finite.
     """
-    from numpyro.infer import MCMC, NUTS
-
     if not isinstance(config, NutsConfig):
         raise ValueError(f"config must be a NutsConfig; got {type(config).__name__}")
     checks = ReferenceChecks() if checks is None else checks
@@ -217,24 +255,7 @@ def run_nuts(
     run_key = jax.random.fold_in(raw, 1)
     init_params = x0 + INIT_JITTER_SCALE * jax.random.normal(init_key, (config.chains, dim), dtype=jnp.float64)
 
-    def potential_fn(theta: jax.Array) -> jax.Array:
-        return -posterior.logdensity(theta)
-
-    kernel = NUTS(
-        potential_fn=potential_fn,
-        target_accept_prob=float(config.target_accept),
-        max_tree_depth=int(config.max_tree_depth),
-        dense_mass=bool(config.dense_mass),
-    )
-    mcmc = MCMC(
-        kernel,
-        num_warmup=config.warmup,
-        num_samples=config.samples,
-        num_chains=config.chains,
-        chain_method="vectorized",
-        thinning=config.thin,
-        progress_bar=False,
-    )
+    mcmc = nuts_mcmc(posterior, config)
     # NumPyro reads a leading chain axis only when there are several chains.
     start = init_params[0] if config.chains == 1 else init_params
     mcmc.run(run_key, init_params=start, extra_fields=("diverging", "num_steps"))
