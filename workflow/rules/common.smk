@@ -10,15 +10,19 @@ from pathlib import Path
 
 REPO = Path(workflow.basedir)
 LIBRARY = REPO / "src" / "geobayes"
-EXPERIMENTS = config["experiments"]
+#: Each experiment's posterior declaration (its `posteriors` key): name and data-file templates.
+POSTERIOR_DECLARATIONS = {e: options["posteriors"] for e, options in config["experiments"].items()
+                          if "posteriors" in options}
+#: The experiments' settings, less their posterior declarations: those decide names and paths,
+#: nothing a job computes, so they stay out of every job's parameters.
+EXPERIMENTS = {e: {k: v for k, v in options.items() if k != "posteriors"}
+               for e, options in config["experiments"].items()}
 LOGREG = EXPERIMENTS["logreg"]
 TIMING = config["timing"]
 ENV = "../envs/geobayes.yaml"
-# Models whose targets are closed-form: no data file, exact i.i.d. draws as the reference
-# (mirrors geobayes.pipeline.posteriors.CLOSED_FORM_TARGETS; a test keeps them equal).
-CLOSED_FORM_MODELS = ("gaussian", "squiggle", "funnel", "rosenbrock")
-# Bayesian neural-network experiments on Snelson's data (workflow/rules/networks.smk).
-BNN_EXPERIMENTS = ("bnn_yu", "bnn_bergamin", "bnn_hartmann")
+# Bayesian neural-network experiments on Snelson's data (workflow/rules/networks.smk): those
+# whose posteriors are networks of their `networks` block.
+BNN_EXPERIMENTS = tuple(e for e in POSTERIOR_DECLARATIONS if EXPERIMENTS[e].get("networks"))
 # Registered files each Snelson split reads (mirrors geobayes.data.snelson.SPLIT_FILES; a test
 # keeps them equal, so the Snakefile need not import the library).
 SNELSON_SPLIT_FILES = {
@@ -39,13 +43,62 @@ localrules:
     download,
 
 
+# ---- Posteriors: expanded from each experiment's declaration (config key `posteriors`) ----
+# A declaration is a pair of templates over the experiment's own keys, like a sample sheet:
+# `name` ("{datasets}_{inputs}-logreg") and `data` (the prepared file's path; null for a
+# closed-form target; or a mapping model -> path). A placeholder {key} takes each value of the
+# list experiments.<e>.<key> in turn (a scalar once), {key:join} the list's values joined into
+# one string, {posterior} (in `data`) the posterior's name. One posterior per combination of
+# the placeholders' values, the last placeholder of `name` varying slowest.
+
+_PLACEHOLDER = re.compile(r"\{(\w+)(?::(join))?\}")
+
+
+def _placeholder_values(experiment, key, join):
+    """Values a placeholder {key} (or {key:join}) of an experiment's declaration takes."""
+    if key not in EXPERIMENTS[experiment]:
+        raise WorkflowError(f"experiments.{experiment}.posteriors refers to {{{key}}}, but experiments."
+                            f"{experiment} has no key {key!r}")
+    value = EXPERIMENTS[experiment][key]
+    if join:
+        return ["".join(str(v) for v in value)]
+    return [str(v) for v in value] if isinstance(value, list) else [str(value)]
+
+
+def _expand(experiment, template, overrides=None):
+    """Every (text, values) of a template: one per combination of its placeholders' values."""
+    overrides = overrides or {}
+    keys = list(dict.fromkeys(m.group(0) for m in _PLACEHOLDER.finditer(template)))
+    axes = []
+    for placeholder in reversed(keys):  # the last placeholder varies slowest
+        key, join = _PLACEHOLDER.fullmatch(placeholder).groups()
+        values = [str(v) for v in overrides[key]] if key in overrides else _placeholder_values(experiment, key, join)
+        axes.append((placeholder, values))
+    combinations = [{}]
+    for placeholder, values in axes:
+        combinations = [{**c, placeholder: v} for c in combinations for v in values]
+    expanded = []
+    for combination in combinations:
+        text = template
+        for placeholder, value in combination.items():
+            text = text.replace(placeholder, value)
+        expanded.append((text, combination))
+    return expanded
+
+
+def declared_posteriors(experiment, **overrides):
+    """Posterior names of an experiment's declaration; ``overrides`` replace a placeholder's list."""
+    return [name for name, _ in _expand(experiment, POSTERIOR_DECLARATIONS[experiment]["name"], overrides)]
+
+
 def _model_experiments():
-    """Model name -> experiment: an experiment's `models` key, or its own name."""
+    """Model name -> experiment: the model part of each declaration's name template, expanded."""
     owners = {}
-    for experiment, options in EXPERIMENTS.items():
-        for model in options.get("models", [experiment]):
+    for experiment, declaration in POSTERIOR_DECLARATIONS.items():
+        model_part = declaration["name"].split("-", 1)[1]
+        for model, _ in _expand(experiment, model_part):
             if model in owners:
-                raise ValueError(f"model {model!r} is listed by experiments {owners[model]!r} and {experiment!r}")
+                raise WorkflowError(f"model {model!r} is declared by experiments {owners[model]!r} and {experiment!r}")
             owners[model] = experiment
     return owners
 
@@ -55,51 +108,58 @@ MODEL_EXPERIMENT = _model_experiments()
 
 def logreg_posteriors(datasets=None, inputs=None):
     """Posterior names <dataset>_<inputs>-logreg of the configured logistic regressions."""
-    datasets = LOGREG["datasets"] if datasets is None else datasets
-    inputs = LOGREG["inputs"] if inputs is None else inputs
-    return [f"{d}_{i}-logreg" for i in inputs for d in datasets]
+    overrides = {k: v for k, v in (("datasets", datasets), ("inputs", inputs)) if v is not None}
+    return declared_posteriors("logreg", **overrides)
 
 
 def experiment_posteriors(experiment):
-    """Posterior names of one experiment (the model part of a name is its experiment)."""
-    options = EXPERIMENTS[experiment]
-    if experiment == "logreg":
-        return logreg_posteriors()
-    if experiment == "gaussian":
-        return [f"d{dim}-gaussian" for dim in options["dims"]]
-    if experiment == "squiggle":
-        return [f"{setting}-squiggle" for setting in options["settings"]]
-    if experiment == "funnel":
-        return ["neal-funnel"]
-    if experiment == "banana":
-        return ["yu2024-banana"]
-    # Hartmann et al. (2026)
-    if experiment == "glm":
-        return [f"{d}-{m}" for m in options["models"] for d in options["datasets"]]
-    if experiment == "synthetic":
-        return [f"n{n}-{m}" for m in options["models"] for n in options["sizes"]]
-    if experiment == "usps":
-        return [usps_posterior()]
-    if experiment == "growth":
-        return ["sharp2022-growth"]
-    if experiment in ("rosenbrock", "lingauss"):
-        return [f"hartmann-{experiment}"]
-    if experiment in BNN_EXPERIMENTS:
-        return [f"{split}-{m}" for m in options["models"] for split in options["splits"]]
-    raise ValueError(f"unknown experiment {experiment!r}")
+    """Posterior names of one experiment, expanded from its declaration."""
+    if experiment not in POSTERIOR_DECLARATIONS:
+        raise ValueError(f"experiment {experiment!r} declares no posteriors")
+    return declared_posteriors(experiment)
 
 
 def usps_posterior():
     """Name of the USPS posterior, e.g. usps357-multigp."""
-    return "usps" + "".join(str(d) for d in EXPERIMENTS["usps"]["digits"]) + "-multigp"
+    return experiment_posteriors("usps")[0]
 
 
 def experiment_of(posterior):
-    """Experiment of a posterior name: the one whose models include the name's model part."""
+    """Experiment of a posterior name: the one whose declaration names the name's model part."""
     model = posterior.split("-")[1]
     if model not in MODEL_EXPERIMENT:
-        raise ValueError(f"posterior {posterior!r}: no experiment lists model {model!r}")
+        raise ValueError(f"posterior {posterior!r}: no experiment declares model {model!r}")
     return MODEL_EXPERIMENT[model]
+
+
+def _declared_data(posterior):
+    """The `data` template of a posterior's declaration filled in (None: closed-form target)."""
+    experiment = experiment_of(posterior)
+    declaration = POSTERIOR_DECLARATIONS[experiment]
+    template = declaration.get("data")
+    if isinstance(template, dict):
+        template = template[posterior.split("-")[1]]
+    if template is None:
+        return None
+    # The placeholders' values: match the name against its template (each placeholder one
+    # lowercase word; the shortest match, so "australian_raw" splits as {datasets}_{inputs}).
+    pattern, groups = "", {}
+    pieces = _PLACEHOLDER.split(declaration["name"])
+    for i in range(0, len(pieces), 3):
+        pattern += re.escape(pieces[i])
+        if i + 1 < len(pieces):
+            key, join = pieces[i + 1], pieces[i + 2]
+            group = f"g{len(groups)}"
+            groups[group] = "{" + key + (":join" if join else "") + "}"
+            pattern += f"(?P<{group}>[a-z0-9_]+?)"
+    match = re.fullmatch(pattern, posterior)
+    if match is None:
+        raise ValueError(f"posterior {posterior!r} does not match experiments.{experiment}.posteriors.name "
+                         f"{declaration['name']!r}")
+    path = template.replace("{posterior}", posterior)
+    for group, placeholder in groups.items():
+        path = path.replace(placeholder, match.group(group))
+    return path
 
 
 def posterior_methods(posterior):
@@ -122,8 +182,8 @@ def all_methods():
 
 
 def reference_kind(posterior):
-    """"exact" for the closed-form targets, "nuts" for posteriors with data."""
-    return "exact" if experiment_of(posterior) in CLOSED_FORM_MODELS else "nuts"
+    """"exact" for the closed-form targets (declared without data), "nuts" for posteriors with data."""
+    return "exact" if _declared_data(posterior) is None else "nuts"
 
 
 def reference_files(wildcards):
@@ -187,25 +247,13 @@ def library_closure(*roots):
 
 
 def posterior_data_file(posterior):
-    """Prepared data file of a posterior <dataset>-<model> (None for closed-form targets).
-
-    Table 1 of Hartmann et al. shares one subset between the Bernoulli and Poisson models:
-    data/prepared/glm/<dataset>_{regression,gp}.npz."""
-    dataset, model = posterior.split("-")
-    if model in CLOSED_FORM_MODELS:
-        return None
-    experiment = experiment_of(posterior)
-    if experiment in BNN_EXPERIMENTS:
-        # Networks with a training block: the trained-network file (data + weights + the
-        # marginal-likelihood noise and prior precision); otherwise the prepared split.
-        if model in EXPERIMENTS[experiment].get("training", {}):
-            return f"results/network/{posterior}.npz"
-        return f"data/prepared/{experiment}/{dataset}.npz"
-    if experiment == "glm":
-        return f"data/prepared/glm/{dataset}_{'gp' if model.endswith('gp') else 'regression'}.npz"
-    if experiment == "synthetic":
-        return f"data/prepared/synthetic/{dataset}_{model}.npz"
-    return f"data/prepared/{experiment}/{dataset}.npz"
+    """Data file of a posterior: its declaration's `data` template filled in (None for a
+    closed-form target); for a network with a `training` block, the trained-network file
+    (data + weights + the marginal-likelihood noise and prior precision) of rule train_network."""
+    model = posterior.split("-")[1]
+    if model in (EXPERIMENTS[experiment_of(posterior)].get("training") or {}):
+        return f"results/network/{posterior}.npz"
+    return _declared_data(posterior)
 
 
 def prepared_data(wildcards):
@@ -222,7 +270,7 @@ RUN_CHOICE_KEYS = ("methods", "anchors", "wasserstein", "approximation")
 
 def model_options(wildcards):
     """Experiment config slice of a posterior's model, less `RUN_CHOICE_KEYS` (rule parameter)."""
-    options = config["experiments"][experiment_of(wildcards.posterior)]
+    options = EXPERIMENTS[experiment_of(wildcards.posterior)]
     return {key: value for key, value in options.items() if key not in RUN_CHOICE_KEYS}
 
 
@@ -516,8 +564,8 @@ def snelson_raw_files(wildcards):
 
 
 def network_training_inputs(wildcards):
-    """The prepared split a network is trained on."""
-    return f"data/prepared/{experiment_of(wildcards.posterior)}/{split_of(wildcards.posterior)}.npz"
+    """The prepared split a network is trained on (its declaration's `data`)."""
+    return _declared_data(wildcards.posterior)
 
 
 def repetition_seeds():

@@ -5,6 +5,7 @@ from __future__ import annotations
 import equinox as eqx
 import jax
 import jax.numpy as jnp
+import numpy as np
 
 
 class GaussianFixedVariance(eqx.Module):
@@ -16,6 +17,14 @@ class GaussianFixedVariance(eqx.Module):
     """
 
     noise_variance: float = 1.0
+
+    def __check_init__(self):
+        # Concrete values only: a traced variance (inside jit / grad) cannot be inspected here.
+        if isinstance(self.noise_variance, jax.core.Tracer):
+            return
+        value = np.asarray(self.noise_variance)
+        if value.shape != () or not (np.isfinite(value) and value > 0):
+            raise ValueError(f"noise_variance must be a finite number > 0, got {self.noise_variance!r}")
 
     def log_likelihood(self, y: jax.Array, mu: jax.Array) -> jax.Array:
         """Sum over observations of the Gaussian log density, shape ()."""

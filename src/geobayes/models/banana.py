@@ -11,6 +11,7 @@ from geobayes.dataset import Dataset
 from geobayes.families.gaussian_fixed_variance import GaussianFixedVariance
 from geobayes.models.embedding_model import EmbeddingModel, symmetrise
 from geobayes.models.gaussian_prior import GaussianPrior
+from geobayes.registry import positive_option, register_model
 
 
 class Banana(EmbeddingModel):
@@ -80,3 +81,9 @@ class Banana(EmbeddingModel):
 def _embedding_gradient(theta: jax.Array) -> jax.Array:
     """``grad h = (1, 2 theta2)``."""
     return jnp.stack([jnp.ones_like(theta[0]), 2.0 * theta[1]])
+
+
+@register_model("banana")
+def _from_options(options: dict, arrays: dict) -> Banana:
+    """Prior N(0, prior_variance I), noise variance ``noise_std ** 2`` (Yu et al. 2024, Sec. 5.2)."""
+    return Banana(prior=GaussianPrior.from_options(options), noise_variance=positive_option(options, "noise_std") ** 2)

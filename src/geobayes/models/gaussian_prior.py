@@ -22,6 +22,11 @@ class GaussianPrior(eqx.Module):
         if not self.variance > 0:
             raise ValueError(f"prior variance must be > 0, got {self.variance}")
 
+    @classmethod
+    def from_options(cls, options: dict) -> GaussianPrior:
+        """The prior of an experiment's config slice: ``prior_variance`` (default 100)."""
+        return cls(variance=float(options.get("prior_variance", 100.0)))
+
     def logdensity(self, theta: jax.Array) -> jax.Array:
         """Log density including its normalising constant."""
         d = theta.shape[0]

@@ -38,3 +38,11 @@ def squared_exponential_kernel(
     sq = np.sum(x * x, axis=1)
     dist2 = np.maximum(sq[:, None] + sq[None, :] - 2.0 * x @ x.T, 0.0)
     return variance * np.exp(-0.5 * dist2) + jitter * variance * np.eye(x.shape[0])
+
+
+def kernel_from_options(options: dict, X: np.ndarray) -> np.ndarray:
+    """The SE kernel matrix of ``options['kernel']`` (``variance``, ``lengthscale``, relative
+    ``jitter``) on the inputs ``X`` (Hartmann et al. 2026, Table 1 and Fig. 2)."""
+    kernel = options["kernel"]
+    return squared_exponential_kernel(X, variance=float(kernel["variance"]), lengthscale=float(kernel["lengthscale"]),
+                                      jitter=float(kernel["jitter"]))

@@ -9,6 +9,10 @@ import jax
 
 from geobayes.dataset import Dataset
 from geobayes.models.embedding_model import EmbeddingModel
+from geobayes.families import Bernoulli, Poisson
+from geobayes.models.dense_gaussian_prior import DenseGaussianPrior
+from geobayes.models.kernels import kernel_from_options
+from geobayes.registry import register_model
 
 
 class LatentGaussianProcess(EmbeddingModel):
@@ -38,3 +42,15 @@ class LatentGaussianProcess(EmbeddingModel):
     def dim(self, data: Dataset) -> int:
         """``D = N``: one latent per observation."""
         return int(data.X.shape[0])
+
+
+@register_model("berngp")
+def _bernoulli_from_options(options: dict, arrays: dict) -> LatentGaussianProcess:
+    """Bernoulli latent GP, SE kernel of ``options['kernel']`` on ``X`` (Hartmann et al. 2026, Table 1)."""
+    return LatentGaussianProcess(family=Bernoulli(), prior=DenseGaussianPrior(kernel_from_options(options, arrays["X"])))
+
+
+@register_model("poisgp")
+def _poisson_from_options(options: dict, arrays: dict) -> LatentGaussianProcess:
+    """Poisson latent GP, SE kernel of ``options['kernel']`` on ``X`` (Hartmann et al. 2026, Table 1)."""
+    return LatentGaussianProcess(family=Poisson(), prior=DenseGaussianPrior(kernel_from_options(options, arrays["X"])))

@@ -12,6 +12,7 @@ from geobayes.dataset import Dataset
 from geobayes.families.gaussian_fixed_variance import GaussianFixedVariance
 from geobayes.models.embedding_model import EmbeddingModel
 from geobayes.models.gaussian_prior import GaussianPrior
+from geobayes.registry import positive_option, register_model
 
 
 class LinearGaussianRegression(EmbeddingModel):
@@ -44,3 +45,10 @@ class LinearGaussianRegression(EmbeddingModel):
         covariance = jnp.linalg.inv(precision)
         mean = covariance @ (data.X.T @ data.y) / self.family.noise_variance
         return mean, covariance
+
+
+@register_model("lingauss")
+def _from_options(options: dict, arrays: dict) -> LinearGaussianRegression:
+    """Prior N(0, prior_variance I), known ``noise_variance`` (Hartmann et al. 2026, App. C.1)."""
+    return LinearGaussianRegression(prior=GaussianPrior.from_options(options),
+                                    family=GaussianFixedVariance(positive_option(options, "noise_variance")))

@@ -10,6 +10,7 @@ from geobayes.dataset import Dataset
 from geobayes.families.gaussian_mean_variance import GaussianMeanVariance
 from geobayes.models.embedding_model import EmbeddingModel
 from geobayes.models.gaussian_prior import GaussianPrior
+from geobayes.registry import register_model
 
 
 def logistic_curve(t: jax.Array, r: jax.Array, c0: jax.Array, k: jax.Array) -> jax.Array:
@@ -36,3 +37,9 @@ class LogisticGrowth(EmbeddingModel):
     def dim(self, data: Dataset) -> int:
         """D = 4."""
         return 4
+
+
+@register_model("growth")
+def _from_options(options: dict, arrays: dict) -> LogisticGrowth:
+    """Prior N(0, prior_variance I) on the log-parameters (Hartmann et al. 2026, Fig. 4)."""
+    return LogisticGrowth(prior=GaussianPrior.from_options(options))

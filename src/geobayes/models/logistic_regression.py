@@ -12,6 +12,8 @@ from geobayes.dataset import Dataset
 from geobayes.families.bernoulli import Bernoulli
 from geobayes.models.embedding_model import EmbeddingModel, symmetrise
 from geobayes.models.gaussian_prior import GaussianPrior
+from geobayes.models.dense_gaussian_prior import DenseGaussianPrior
+from geobayes.registry import register_model
 
 
 class LogisticRegression(EmbeddingModel):
@@ -69,3 +71,15 @@ class LogisticRegression(EmbeddingModel):
         grad = data.X.T @ (data.y - s) - precision @ theta
         hvp = -data.X.T @ (s * (1.0 - s) * (data.X @ v)) - precision @ v
         return grad, hvp
+
+
+@register_model("logreg", "bernreg")
+def _isotropic_from_options(options: dict, arrays: dict) -> LogisticRegression:
+    """Prior N(0, prior_variance I): Yu et al. (2024), Sec. 5.3; Hartmann et al. (2026), Table 1."""
+    return LogisticRegression(prior=GaussianPrior.from_options(options))
+
+
+@register_model("synthbern")
+def _file_prior_from_options(options: dict, arrays: dict) -> LogisticRegression:
+    """Prior N(0, Sigma) with the Wishart-drawn Sigma of the data file (Hartmann et al. 2026, Fig. 1)."""
+    return LogisticRegression(prior=DenseGaussianPrior(arrays["prior_covariance"]))

@@ -6,10 +6,14 @@ from typing import ClassVar
 
 import equinox as eqx
 import jax
+import scipy.linalg
 
 from geobayes.dataset import Dataset
 from geobayes.families.categorical import Categorical
 from geobayes.models.embedding_model import EmbeddingModel
+from geobayes.models.dense_gaussian_prior import DenseGaussianPrior
+from geobayes.models.kernels import kernel_from_options
+from geobayes.registry import register_model
 
 
 class MultinomialGaussianProcess(EmbeddingModel):
@@ -42,3 +46,13 @@ class MultinomialGaussianProcess(EmbeddingModel):
     def dim(self, data: Dataset) -> int:
         """``D = N (C - 1)``."""
         return int(data.X.shape[0] * (self.n_classes - 1))
+
+
+@register_model("multigp")
+def _from_options(options: dict, arrays: dict) -> MultinomialGaussianProcess:
+    """One class per digit of ``options['digits']``, the same SE kernel on ``X`` for each of the
+    C - 1 free latent functions (block-diagonal prior; Hartmann et al. 2026, Fig. 2)."""
+    classes = len(options["digits"])
+    kernel = kernel_from_options(options, arrays["X"])
+    return MultinomialGaussianProcess(n_classes=classes, prior=DenseGaussianPrior(scipy.linalg.block_diag(*[kernel] * (classes - 1))),
+                                      family=Categorical())

@@ -11,6 +11,8 @@ from geobayes.dataset import Dataset
 from geobayes.families.poisson import Poisson
 from geobayes.models.embedding_model import EmbeddingModel
 from geobayes.models.gaussian_prior import GaussianPrior
+from geobayes.models.dense_gaussian_prior import DenseGaussianPrior
+from geobayes.registry import register_model
 
 
 class PoissonRegression(EmbeddingModel):
@@ -28,3 +30,15 @@ class PoissonRegression(EmbeddingModel):
     def embedding(self, theta: jax.Array, data: Dataset) -> jax.Array:
         """Log rates ``X theta``."""
         return data.X @ theta
+
+
+@register_model("poisreg")
+def _isotropic_from_options(options: dict, arrays: dict) -> PoissonRegression:
+    """Prior N(0, prior_variance I) (Hartmann et al. 2026, Table 1)."""
+    return PoissonRegression(prior=GaussianPrior.from_options(options))
+
+
+@register_model("synthpois")
+def _file_prior_from_options(options: dict, arrays: dict) -> PoissonRegression:
+    """Prior N(0, Sigma) with the Wishart-drawn Sigma of the data file (Hartmann et al. 2026, Fig. 1)."""
+    return PoissonRegression(prior=DenseGaussianPrior(arrays["prior_covariance"]))

@@ -9,6 +9,7 @@ import jax
 import jax.numpy as jnp
 
 from geobayes.targets.diffeomorphic_gaussian import DiffeomorphicGaussian
+from geobayes.registry import register_target
 
 
 class Funnel(DiffeomorphicGaussian):
@@ -61,3 +62,9 @@ class Funnel(DiffeomorphicGaussian):
     def log_abs_det_jacobian(self, theta: jax.Array) -> jax.Array:
         """``-theta2 / 2 - log sigma``."""
         return -0.5 * theta[1] - jnp.log(self.sigma)
+
+
+@register_target("funnel")
+def _from_options(name: str, options: dict) -> Funnel:
+    """Neal's funnel with ``options['sigma']`` (Yu et al. 2024, Supp. 16.3)."""
+    return Funnel(name=name, sigma=float(options["sigma"]))

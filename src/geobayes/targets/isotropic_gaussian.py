@@ -7,6 +7,7 @@ import jax
 import jax.numpy as jnp
 
 from geobayes.targets.diffeomorphic_gaussian import DiffeomorphicGaussian
+from geobayes.registry import register_target
 
 
 class IsotropicGaussian(DiffeomorphicGaussian):
@@ -56,3 +57,12 @@ class IsotropicGaussian(DiffeomorphicGaussian):
     def log_abs_det_jacobian(self, theta: jax.Array) -> jax.Array:
         """``0``."""
         return jnp.zeros((), dtype=jnp.float64)
+
+
+@register_target("gaussian")
+def _from_options(name: str, options: dict) -> IsotropicGaussian:
+    """``d<D>-gaussian`` is N(0, I_D) (Yu et al. 2024, Sec. 3)."""
+    setting = name.split("-")[0]
+    if not (setting.startswith("d") and setting[1:].isdigit() and int(setting[1:]) >= 1):
+        raise ValueError(f"{name}: a Gaussian target is named d<D>-gaussian with D >= 1")
+    return IsotropicGaussian(name=name, dim=int(setting[1:]))

@@ -10,6 +10,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from geobayes.targets.diffeomorphic_gaussian import DiffeomorphicGaussian, as_float_tuple
+from geobayes.registry import register_target
 
 
 class Rosenbrock(DiffeomorphicGaussian):
@@ -79,3 +80,11 @@ class Rosenbrock(DiffeomorphicGaussian):
     def log_abs_det_jacobian(self, theta: jax.Array) -> jax.Array:
         """``log b - log det L`` (constant)."""
         return jnp.log(self.b) - jnp.sum(jnp.log(jnp.diag(self._cholesky)))
+
+
+@register_target("rosenbrock")
+def _from_options(name: str, options: dict) -> Rosenbrock:
+    """Rosenbrock target of ``options['a']``, ``['b']`` and row-major ``['covariance']``
+    (Hartmann et al. 2026, Fig. 3)."""
+    return Rosenbrock(name=name, a=float(options["a"]), b=float(options["b"]),
+                      covariance=tuple(float(c) for c in options["covariance"]))

@@ -13,6 +13,7 @@ from geobayes.targets.diffeomorphic_gaussian import (
     as_float_tuple,
     check_positive_values,
 )
+from geobayes.registry import register_target
 
 
 class Squiggle(DiffeomorphicGaussian):
@@ -68,3 +69,13 @@ class Squiggle(DiffeomorphicGaussian):
     def log_abs_det_jacobian(self, theta: jax.Array) -> jax.Array:
         """``0`` (unit lower-triangular Jacobian)."""
         return jnp.zeros((), dtype=jnp.float64)
+
+
+@register_target("squiggle")
+def _from_options(name: str, options: dict) -> Squiggle:
+    """``<setting>-squiggle``: ``options['a']`` and the variances ``options['variances'][setting]``
+    (Yu et al. 2024, Sec. 4.3.2; Hartmann et al. 2026, Sec. 5.3)."""
+    setting, variances = name.split("-")[0], options["variances"]
+    if setting not in variances:
+        raise ValueError(f"{name}: experiments.squiggle.variances has no {setting!r}; configured: {sorted(variances)}")
+    return Squiggle(name=name, a=float(options["a"]), variances=tuple(float(s) for s in variances[setting]))
