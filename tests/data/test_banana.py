@@ -7,7 +7,7 @@ import pytest
 import scipy.stats
 
 from geobayes.data.banana import generate_banana_data
-from geobayes.data.logreg import load_prepared, save_prepared
+from geobayes.data.prepared import load_prepared, save_prepared
 
 
 def test_same_draws_as_the_authors_code_without_touching_global_state():
@@ -44,12 +44,12 @@ def test_layout_and_settings():
 
 def test_round_trip_through_prepared_file(tmp_path):
     prepared = generate_banana_data()
-    path = save_prepared(tmp_path / "banana.npz", prepared)
-    loaded = load_prepared(path)
-    assert loaded.X.shape == (100, 0)
-    np.testing.assert_array_equal(loaded.y, prepared.y)
-    assert loaded.feature_mean.shape == (0,) and loaded.feature_std.shape == (0,)
-    assert loaded.standardised is False
+    path = save_prepared(tmp_path / "banana.npz", "banana", prepared.arrays())
+    loaded = load_prepared(path, "banana")
+    assert loaded["X"].shape == (100, 0)
+    np.testing.assert_array_equal(loaded["y"], prepared.y)
+    assert loaded["feature_mean"].shape == (0,) and loaded["feature_std"].shape == (0,)
+    assert bool(loaded["standardised"]) is False
 
 
 @pytest.mark.parametrize(

@@ -10,10 +10,9 @@ import pytest
 
 from geobayes.data.banana_classification import (
     load_banana_csv,
-    load_classification_subset,
     prepare_banana_subset,
-    save_classification_subset,
 )
+from geobayes.data.prepared import load_prepared, save_prepared
 from geobayes.data.registry import get_file
 from geobayes.data.download import sha256_file
 
@@ -51,11 +50,11 @@ def test_subset_round_trips_through_npz(tmp_path):
     X = np.arange(20.0).reshape(10, 2)
     y = np.array([0, 1] * 5, dtype=float)
     subset = prepare_banana_subset(X, y, 6, 3)
-    save_classification_subset(tmp_path / "s.npz", subset)
-    loaded = load_classification_subset(tmp_path / "s.npz")
-    np.testing.assert_array_equal(loaded.X, subset.X)
-    np.testing.assert_array_equal(loaded.indices, subset.indices)
-    assert (loaded.seed, loaded.n_total) == (3, 10)
+    save_prepared(tmp_path / "s.npz", "banana_classification", subset.arrays())
+    loaded = load_prepared(tmp_path / "s.npz", "banana_classification")
+    np.testing.assert_array_equal(loaded["X"], subset.X)
+    np.testing.assert_array_equal(loaded["indices"], subset.indices)
+    assert (int(loaded["seed"]), int(loaded["n_total"])) == (3, 10)
 
 
 def test_bad_labels_and_one_class_subsets_are_errors(tmp_path):

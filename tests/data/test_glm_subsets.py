@@ -10,12 +10,11 @@ import pytest
 
 from geobayes.data import (
     GlmSubset,
-    load_glm_subset,
     load_logreg_raw,
     load_prepared,
     prepare_glm_subset,
     regression_subset_size,
-    save_glm_subset,
+    save_prepared,
     subset_indices,
 )
 
@@ -156,19 +155,19 @@ def test_save_load_roundtrip_readable_by_load_prepared(tmp_path):
     subset = prepare_glm_subset(
         features, labels, subset_indices(30, 10, seed=5), standardise=True, intercept=True
     )
-    path = save_glm_subset(tmp_path / "sub" / "subset.npz", subset)
-    loaded = load_glm_subset(path)
+    path = save_prepared(tmp_path / "sub" / "subset.npz", "glm", subset.arrays())
+    loaded = load_prepared(path, "glm")
     for name in ("X", "y", "indices", "feature_mean", "feature_std"):
-        np.testing.assert_array_equal(getattr(loaded, name), getattr(subset, name))
-    assert loaded.indices.dtype == np.int64 and loaded.standardised is True
-    prepared = load_prepared(path)
-    np.testing.assert_array_equal(prepared.X, subset.X)
-    np.testing.assert_array_equal(prepared.y, subset.y)
+        np.testing.assert_array_equal(loaded[name], getattr(subset, name))
+    assert loaded["indices"].dtype == np.int64 and bool(loaded["standardised"]) is True
     assert [p.name for p in path.parent.iterdir()] == ["subset.npz"]
 
 
 def test_load_names_missing_keys(tmp_path):
     path = tmp_path / "other.npz"
-    np.savez(path, X=np.zeros((2, 2)), y=np.zeros(2))
-    with pytest.raises(ValueError, match=r"other\.npz.*missing \['feature_mean'"):
-        load_glm_subset(path)
+    save_prepared(path, "logreg", {"X": np.zeros((2, 2)), "y": np.zeros(2), "feature_mean": np.zeros(1),
+                                   "feature_std": np.ones(1), "standardised": np.asarray(False)})
+    with pytest.raises(ValueError, match=r"other\.npz: holds data set 'logreg', expected 'glm'"):
+        load_prepared(path, "glm")
+    with pytest.raises(KeyError, match=r"other\.npz: data set 'glm' needs the arrays indices"):
+        save_prepared(path, "glm", {k: v for k, v in load_prepared(path).items()})

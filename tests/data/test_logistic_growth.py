@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from geobayes.data import GROWTH_FILE, GrowthData, load_growth, load_growth_csv, save_growth
+from geobayes.data import GROWTH_FILE, GrowthData, load_growth_csv, load_prepared, save_prepared
 
 
 def _mirror() -> Path:
@@ -73,20 +73,19 @@ def test_bad_files_name_file_and_line(tmp_path, text, pattern):
 
 def test_save_load_roundtrip(tmp_path):
     t, y = load_growth_csv(_file(GROWTH_FILE))
-    path = save_growth(tmp_path / "growth.npz", t, y, source=GROWTH_FILE)
+    path = save_prepared(tmp_path / "growth.npz", "growth", GrowthData(t, y, GROWTH_FILE).arrays())
     with np.load(path, allow_pickle=False) as archive:
-        assert sorted(archive.files) == ["X", "source", "y"]
+        assert sorted(archive.files) == ["X", "_format", "_metadata", "source", "y"]
         assert archive["X"].shape == (30, 1)
-    loaded = load_growth(path)
-    assert isinstance(loaded, GrowthData)
-    np.testing.assert_array_equal(loaded.t, t)
-    np.testing.assert_array_equal(loaded.y, y)
-    assert loaded.source == GROWTH_FILE
+    loaded = load_prepared(path, "growth")
+    np.testing.assert_array_equal(loaded["X"][:, 0], t)
+    np.testing.assert_array_equal(loaded["y"], y)
+    assert str(loaded["source"]) == GROWTH_FILE
 
 
 def test_save_rejects_bad_input(tmp_path):
     with pytest.raises(ValueError, match=r"same length; got t \(3,\), y \(2,\)"):
-        save_growth(tmp_path / "g.npz", np.zeros(3), np.zeros(2), source="x")
+        save_prepared(tmp_path / "g.npz", "growth", GrowthData(np.zeros(3), np.zeros(2), "x").arrays())
     with pytest.raises(ValueError, match="source must be a string"):
-        save_growth(tmp_path / "g.npz", np.zeros(2), np.zeros(2), source=None)
+        save_prepared(tmp_path / "g.npz", "growth", GrowthData(np.zeros(2), np.zeros(2), None).arrays())
     assert not any(tmp_path.iterdir())

@@ -13,6 +13,7 @@ from geobayes.data import (
     load_prepared,
     prepare_logreg,
     save_prepared,
+    Prepared,
 )
 
 LOGREG_DIR = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "logreg"
@@ -102,10 +103,11 @@ def test_save_and_load_prepared_roundtrip(tmp_path):
     labels = (rng.uniform(size=20) < 0.5).astype(float)
     labels[:2] = [0.0, 1.0]
     prepared = prepare_logreg(features, labels, standardise=True)
-    path = save_prepared(tmp_path / "sub" / "prepared.npz", prepared)
-    loaded = load_prepared(path)
-    assert isinstance(loaded, PreparedData)
+    assert isinstance(prepared, PreparedData)
+    path = save_prepared(tmp_path / "sub" / "prepared.npz", "logreg", prepared.arrays())
+    loaded = load_prepared(path, "logreg")
+    assert isinstance(loaded, Prepared) and loaded.dataset == "logreg"
     for name in ("X", "y", "feature_mean", "feature_std"):
-        np.testing.assert_array_equal(getattr(loaded, name), getattr(prepared, name))
-    assert loaded.standardised is True
+        np.testing.assert_array_equal(loaded[name], getattr(prepared, name))
+    assert bool(loaded["standardised"]) is True
     assert [p.name for p in path.parent.iterdir()] == ["prepared.npz"]

@@ -7,8 +7,8 @@ import pytest
 
 from geobayes.data import (
     SyntheticRegression,
-    load_synthetic_regression,
-    save_synthetic_regression,
+    load_prepared,
+    save_prepared,
     simulate_regression,
 )
 
@@ -122,13 +122,12 @@ def test_poisson_overflow_is_reported():
 
 def test_save_load_roundtrip(tmp_path):
     data = simulate_regression("poisson", 10, seed=4)
-    path = save_synthetic_regression(tmp_path / "sim.npz", data)
+    path = save_prepared(tmp_path / "sim.npz", "synthetic", data.arrays())
     with np.load(path) as archive:
-        assert sorted(archive.files) == ["X", "prior_covariance", "theta_true", "y"]
-    loaded = load_synthetic_regression(path)
-    for x, y in zip(loaded, data):
-        np.testing.assert_array_equal(x, y)
+        assert sorted(archive.files) == ["X", "_format", "_metadata", "prior_covariance", "theta_true", "y"]
+    loaded = load_prepared(path, "synthetic")
+    for key, value in data._asdict().items():
+        np.testing.assert_array_equal(loaded[key], value)
     bad = tmp_path / "bad.npz"
-    np.savez(bad, X=data.X, y=data.y)
-    with pytest.raises(ValueError, match=r"bad\.npz.*missing \['prior_covariance', 'theta_true'\]"):
-        load_synthetic_regression(bad)
+    with pytest.raises(KeyError, match=r"bad\.npz: data set 'synthetic' needs the arrays prior_covariance, theta_true"):
+        save_prepared(bad, "synthetic", {"X": data.X, "y": data.y})

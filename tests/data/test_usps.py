@@ -13,9 +13,9 @@ import pytest
 from geobayes.data import (
     UspsSubset,
     load_usps,
-    load_usps_subset,
+    load_prepared,
     prepare_usps_subset,
-    save_usps_subset,
+    save_prepared,
     select_digits,
 )
 
@@ -177,11 +177,12 @@ def test_plain_text_with_integer_labels(tmp_path):
 def test_save_load_roundtrip(tmp_path, train):
     images, labels = train
     subset = prepare_usps_subset(images, labels, digits=(3, 5, 7), n_points=20, seed=2)
-    path = save_usps_subset(tmp_path / "usps.npz", subset)
+    path = save_prepared(tmp_path / "usps.npz", "usps", subset.arrays())
     with np.load(path) as archive:
-        assert sorted(archive.files) == ["X", "digits", "indices", "pool_counts", "y"]
+        assert sorted(archive.files) == ["X", "_format", "_metadata", "digits", "indices", "pool_counts", "y"]
         np.testing.assert_array_equal(archive["digits"], [3, 5, 7])
-    loaded = load_usps_subset(path)
+    loaded = load_prepared(path, "usps")
     for name in ("X", "y", "indices"):
-        np.testing.assert_array_equal(getattr(loaded, name), getattr(subset, name))
-    assert loaded.class_counts == subset.class_counts and loaded.n_pool == subset.n_pool
+        np.testing.assert_array_equal(loaded[name], getattr(subset, name))
+    class_counts = {int(d): int(c) for d, c in zip(loaded["digits"], loaded["pool_counts"])}
+    assert class_counts == subset.class_counts and int(loaded["pool_counts"].sum()) == subset.n_pool

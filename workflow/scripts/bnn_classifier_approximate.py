@@ -5,7 +5,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from geobayes.data.banana_classification import load_classification_subset
+from geobayes.data.prepared import load_prepared
 from geobayes.io import load_npz, save_json, save_npz
 from geobayes.methods import get_method, summarise_draws
 from geobayes.metrics.classifier_variance import distance_to_data, input_grid, predictive_moments
@@ -19,8 +19,8 @@ smk = snakemake  # noqa: F821
 with logged_to(smk.log[0]) as log:
     device = use_device(smk.params.device)
     cfg, method, optimum = smk.params.options, smk.wildcards.method, int(smk.wildcards.optimum)
-    data = load_classification_subset(smk.input.data)
-    posterior = build_classifier_posterior(cfg, data.X, data.y)
+    data = load_prepared(smk.input.data, "banana_classification")
+    posterior = build_classifier_posterior(cfg, data["X"], data["y"])
     mode = jnp.asarray(load_npz(smk.input.map, required=("position",), what="classifier MAP file")["position"])
     settings = {"precision": cfg["precision"], "wrapped_gaussian": cfg["wrapped_gaussian"]}
     # Common random numbers: LA and WG at one optimum push the same base Gaussian draws.
@@ -33,11 +33,11 @@ with logged_to(smk.log[0]) as log:
     summary = summarise_draws(draws, getattr(get_method(method), "EVALUATIONS_PER_STEP", 1))
     ok = np.asarray(draws.successful)
     theta = np.asarray(draws.theta)[ok]
-    grid = input_grid(data.X, int(cfg["grid"]["points"]), float(cfg["grid"]["margin"]))
+    grid = input_grid(data["X"], int(cfg["grid"]["points"]), float(cfg["grid"]["margin"]))
     with clock.time("predictive"):
         on_grid = predictive_moments(posterior, theta, grid.points, chunk=int(cfg["chunk"]))
-        on_data = predictive_moments(posterior, theta, data.X, chunk=int(cfg["chunk"]))
-    off = distance_to_data(grid.points, data.X) > float(cfg["off_data_distance"])
+        on_data = predictive_moments(posterior, theta, data["X"], chunk=int(cfg["chunk"]))
+    off = distance_to_data(grid.points, data["X"]) > float(cfg["off_data_distance"])
     variance = {"on_data": float(on_data.variance.mean()),
                 "off_data": float(on_grid.variance[off].mean()) if off.any() else float("nan"),
                 "off_data_points": int(off.sum()), "grid": float(on_grid.variance.mean())}

@@ -5,7 +5,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from geobayes.data.banana_classification import load_classification_subset
+from geobayes.data.prepared import load_prepared
 from geobayes.io import save_json, save_npz
 from geobayes.metrics.classifier_variance import input_grid
 from geobayes.metrics.fisher_spectrum import count_above, drop_index, fisher_spectrum, likelihood_fisher
@@ -20,8 +20,8 @@ smk = snakemake  # noqa: F821
 with logged_to(smk.log[0]) as log:
     device = use_device(smk.params.device)
     cfg, optimum = smk.params.options, int(smk.wildcards.optimum)
-    data = load_classification_subset(smk.input.data)
-    posterior = build_classifier_posterior(cfg, data.X, data.y)
+    data = load_prepared(smk.input.data, "banana_classification")
+    posterior = build_classifier_posterior(cfg, data["X"], data["y"])
     start = initial_weights(posterior, cfg["init"], smk.params.seed, optimum)
     clock = Stopwatch()
     with clock.time("map"):
@@ -32,10 +32,10 @@ with logged_to(smk.log[0]) as log:
     mode = jnp.asarray(estimate.position)
     with clock.time("fisher"):
         eigenvalues = fisher_spectrum(likelihood_fisher(posterior, mode))
-    grid = input_grid(data.X, int(cfg["grid"]["points"]), float(cfg["grid"]["margin"]))
+    grid = input_grid(data["X"], int(cfg["grid"]["points"]), float(cfg["grid"]["margin"]))
     map_probability = np.asarray(jax.nn.sigmoid(posterior.model.predict(mode, jnp.asarray(grid.points))))
     logits = np.asarray(posterior.embed(mode))
-    accuracy = float(np.mean((logits > 0) == (data.y > 0.5)))
+    accuracy = float(np.mean((logits > 0) == (data["y"] > 0.5)))
     log_likelihood = float(posterior.model.log_likelihood(mode, posterior.data))
     spectrum = {"drop_index": drop_index(eigenvalues, float(cfg["fisher"]["drop_floor"])),
                 "above": count_above(eigenvalues, cfg["fisher"]["relative_thresholds"]),

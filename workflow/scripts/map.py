@@ -8,6 +8,7 @@ import dataclasses
 
 import numpy as np
 
+from geobayes.data.prepared import load_prepared
 from geobayes.io import load_npz, save_json, save_npz
 from geobayes.optimize import anchor_objective, find_map
 from geobayes.pipeline.device import use_device
@@ -25,7 +26,7 @@ with logged_to(smk.log[0]) as log:
     cfg, clock = smk.params.map, Stopwatch()
     # A trained network: BFGS polishes the trained weights into a mode of this posterior (whose
     # prior precision and noise the marginal likelihood set after training).
-    trained = load_npz(smk.input.data).get("theta_trained") if smk.input.data else None
+    trained = load_prepared(smk.input.data).get("theta_trained") if smk.input.data else None
     # Near-singular kernel priors: search in the whitened coordinates theta = L z.
     white = whitened(posterior) if anchor == "euclidean" else None
     with clock.time("map"):

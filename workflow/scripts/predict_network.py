@@ -10,6 +10,7 @@ recorded next to them (network posteriors are multimodal, and R-hat across chain
 import jax
 import numpy as np
 
+from geobayes.data.prepared import load_prepared
 from geobayes.io import load_json, load_npz, save_json, save_npz
 from geobayes.methods import get_method
 from geobayes.metrics.predictive import predictive_mse, predictive_nll
@@ -23,8 +24,7 @@ smk = snakemake  # noqa: F821
 with logged_to(smk.log[0]) as log:
     options, name = smk.params.model, smk.wildcards.posterior
     posterior = build_posterior(name, smk.input.data, options)
-    data = load_npz(smk.input.data, required=("X_test", "y_test", "x_mean", "x_std", "y_mean", "y_std"),
-                    what="network data file")
+    data = load_prepared(smk.input.data, required=("X_test", "y_test", "x_mean", "x_std", "y_mean", "y_std"))
     lo, hi, points = options["predictive"]["grid"]
     # The grid is on the original input scale; the network sees standardised inputs where the split is.
     grid = np.linspace(float(lo), float(hi), int(points))[:, None]

@@ -1,7 +1,7 @@
 """Banana observations generated as in Yu et al. (2024) (their code: numpy seed 1)."""
 
 from geobayes.data.banana import generate_banana_data
-from geobayes.data.logreg import save_prepared
+from geobayes.data.prepared import save_prepared
 from geobayes.pipeline.step import logged_to
 
 smk = snakemake  # noqa: F821
@@ -10,5 +10,5 @@ with logged_to(smk.log[0]) as log:
     cfg = smk.params.banana
     prepared = generate_banana_data(seed=cfg["data_seed"], n=cfg["observations"], theta1=cfg["theta1"],
                                     theta2_squared=cfg["theta2_squared"], noise_std=cfg["noise_std"])
-    save_prepared(smk.output[0], prepared)
+    save_prepared(smk.output[0], "banana", prepared.arrays(), {"seed": cfg["data_seed"]})
     print(f"{prepared.y.size} observations, mean {prepared.y.mean():.6f}, seed {cfg['data_seed']}", file=log)

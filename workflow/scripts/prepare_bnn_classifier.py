@@ -1,7 +1,8 @@
 """Hartmann et al. (2026), App. D classifier data: n random rows of Bergamin et al.'s banana set,
 with the row indices and the seed stored."""
 
-from geobayes.data.banana_classification import load_banana_csv, prepare_banana_subset, save_classification_subset
+from geobayes.data.banana_classification import load_banana_csv, prepare_banana_subset
+from geobayes.data.prepared import save_prepared
 from geobayes.pipeline.step import logged_to
 from geobayes.random import derive_seed
 
@@ -12,6 +13,6 @@ with logged_to(smk.log[0]) as log:
     features, labels = load_banana_csv(smk.input.raw)
     seed = derive_seed(smk.params.seed, "bnn_classifier_subset", cfg["dataset"])
     subset = prepare_banana_subset(features, labels, int(cfg["n"]), seed)
-    save_classification_subset(smk.output[0], subset)
+    save_prepared(smk.output[0], "banana_classification", subset.arrays(), {"seed": seed})
     print(f"{cfg['dataset']}: {subset.y.size} of {subset.n_total} rows (numpy seed {seed}), "
           f"{int(subset.y.sum())} of class 1; indices {subset.indices.tolist()}", file=log)

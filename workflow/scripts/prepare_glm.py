@@ -2,8 +2,9 @@
 intercept), 100 rows for the latent GPs (no intercept). One subset per data set and kind,
 shared by the Bernoulli and Poisson models; the row indices and seed are stored."""
 
-from geobayes.data.glm_subsets import prepare_glm_subset, regression_subset_size, save_glm_subset, subset_indices
+from geobayes.data.glm_subsets import prepare_glm_subset, regression_subset_size, subset_indices
 from geobayes.data.logreg import load_logreg_raw
+from geobayes.data.prepared import save_prepared
 from geobayes.pipeline.step import logged_to
 from geobayes.random import derive_seed
 
@@ -21,6 +22,6 @@ with logged_to(smk.log[0]) as log:
     indices = subset_indices(n_total, size, seed)
     subset = prepare_glm_subset(features, labels, indices, standardise=bool(cfg["standardise"]),
                                 intercept=kind == "regression")
-    save_glm_subset(smk.output[0], subset)
+    save_prepared(smk.output[0], "glm", subset.arrays(), {"seed": seed, "kind": kind})
     print(f"{dataset} {kind}: {size} of {n_total} rows (numpy seed {seed}), X {subset.X.shape}, "
           f"{int(subset.y.sum())} ones; indices {subset.indices.tolist()}", file=log)

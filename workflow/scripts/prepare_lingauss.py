@@ -1,6 +1,7 @@
 """Simulated data of the Gaussian linear model (Hartmann et al. 2026, App. C.1)."""
 
-from geobayes.data.linear_gaussian import save_linear_gaussian, simulate_linear_gaussian
+from geobayes.data.linear_gaussian import simulate_linear_gaussian
+from geobayes.data.prepared import save_prepared
 from geobayes.pipeline.step import logged_to
 from geobayes.random import derive_seed
 
@@ -12,5 +13,5 @@ with logged_to(smk.log[0]) as log:
     data = simulate_linear_gaussian(int(cfg["observations"]), int(cfg["dim"]),
                                     noise_variance=float(cfg["noise_variance"]),
                                     prior_variance=float(cfg["prior_variance"]), seed=seed)
-    save_linear_gaussian(smk.output[0], data)
+    save_prepared(smk.output[0], "lingauss", data, {"seed": seed})
     print(f"n={data['y'].size}, theta_true {data['theta_true'].tolist()} (numpy seed {seed})", file=log)

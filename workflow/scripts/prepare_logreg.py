@@ -1,11 +1,12 @@
 """Raw logistic-regression array -> design matrix (optionally standardised) + intercept."""
 
-from geobayes.data.logreg import load_logreg_raw, prepare_logreg, save_prepared
+from geobayes.data.logreg import load_logreg_raw, prepare_logreg
+from geobayes.data.prepared import save_prepared
 from geobayes.pipeline.step import logged_to
 
 with logged_to(snakemake.log[0]) as log:  # noqa: F821
     features, labels = load_logreg_raw(snakemake.input.raw)  # noqa: F821
     standardise = snakemake.wildcards.inputs == "standardised"  # noqa: F821
     prepared = prepare_logreg(features, labels, standardise=standardise)
-    save_prepared(snakemake.output[0], prepared)  # noqa: F821
+    save_prepared(snakemake.output[0], "logreg", prepared.arrays())  # noqa: F821
     print(f"X {prepared.X.shape}, standardised={standardise}", file=log)

@@ -1,7 +1,7 @@
 """Synthetic sine data of the BNN scalability study (Yu et al. 2024, Supp. 16.5.3)."""
 
 from geobayes.data.sine_regression import simulate_sine_regression
-from geobayes.io import save_npz
+from geobayes.data.prepared import save_prepared
 from geobayes.pipeline.step import logged_to
 from geobayes.random import derive_seed
 
@@ -13,6 +13,6 @@ with logged_to(smk.log[0]) as log:
     seed = derive_seed(smk.params.seed, "bnn_scalability", size, repetition)
     data = simulate_sine_regression(size, int(options["test_points"]), seed=seed,
                                     input_range=tuple(options["input_range"]), noise_std=float(options["noise_std"]))
-    save_npz(smk.output[0], **data.arrays())
+    save_prepared(smk.output[0], "sine", data.arrays(), {"seed": seed})
     print(f"n_train={size}, n_test={data.y_test.size}, repetition {repetition} (numpy seed {seed}); "
           f"x mean {data.x_mean:.4f} std {data.x_std:.4f}, y mean {data.y_mean:.4f} std {data.y_std:.4f}", file=log)

@@ -1,7 +1,7 @@
 """One Snelson split of a network experiment (Yu et al. 2024; Bergamin et al. 2023; Hartmann et al. 2026)."""
 
 from geobayes.data.snelson import prepare_snelson
-from geobayes.io import save_npz
+from geobayes.data.prepared import save_prepared
 from geobayes.pipeline.step import logged_to
 
 smk = snakemake  # noqa: F821
@@ -11,6 +11,6 @@ with logged_to(smk.log[0]) as log:
     # data/raw/<registry file> -> the registry file name the loader expects.
     files = {path.split("data/raw/", 1)[1]: path for path in smk.input.raw}
     arrays = prepare_snelson(split, files)
-    save_npz(smk.output[0], **arrays)
+    save_prepared(smk.output[0], "snelson", arrays, {"split": split})
     print(f"{split}: {arrays['X'].shape[0]} training and {arrays['X_test'].shape[0]} test points; "
           f"y_mean {float(arrays['y_mean']):.4g}, y_std {float(arrays['y_std']):.4g}", file=log)

@@ -1,7 +1,7 @@
 """Hartmann et al. (2026), App. D: Fig. 8 (MAP decision boundary, LA and WG predictive variance per
 optimum), Fig. 9 (Fisher spectra per optimum) and the per-optimum table."""
 
-from geobayes.data.banana_classification import load_classification_subset
+from geobayes.data.prepared import load_prepared
 from geobayes.io import load_json, load_npz, save_csv
 from geobayes.pipeline.step import logged_to
 from geobayes.report.bnn_classifier import classifier_table, spectra_figure, variance_figure
@@ -11,7 +11,7 @@ smk = snakemake  # noqa: F821
 
 with logged_to(smk.log[0]) as log:
     optima, methods = list(smk.params.optima), list(smk.params.methods)
-    data = load_classification_subset(smk.input.data)
+    data = load_prepared(smk.input.data, "banana_classification")
     maps = [load_json(smk.input[f"map{k}_json"]) for k in optima]
     records = {(k, m): load_json(smk.input[f"{m}{k}_json"]) for k in optima for m in methods}
     table = classifier_table(maps, records)
@@ -24,6 +24,6 @@ with logged_to(smk.log[0]) as log:
         for m in methods:
             panel[m] = load_npz(smk.input[f"{m}{k}"], required=("grid_variance",), what=f"{m} predictive file")["grid_variance"]
         panels.append(panel)
-    save_figure(variance_figure(panels, data.X, data.y, methods), smk.output.variance)
+    save_figure(variance_figure(panels, data["X"], data["y"], methods), smk.output.variance)
     spectra = [load_npz(smk.input[f"map{k}"], required=("fisher_eigenvalues",))["fisher_eigenvalues"] for k in optima]
     save_figure(spectra_figure(spectra, [m["fisher_spectrum"]["drop_index"] for m in maps]), smk.output.spectra)

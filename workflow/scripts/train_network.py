@@ -3,7 +3,8 @@ Laplace marginal likelihood (Yu et al. 2024, Sec. 5.4; Bergamin et al. 2023, Sec
 
 import numpy as np
 
-from geobayes.io import load_npz, save_json, save_npz
+from geobayes.data.prepared import load_prepared, save_prepared
+from geobayes.io import save_json
 from geobayes.laplace import optimise_hyperparameters_from_config
 from geobayes.optimize.train_network import train_network
 from geobayes.pipeline.device import use_device
@@ -19,7 +20,7 @@ with logged_to(smk.log[0]) as log:
     name = smk.wildcards.posterior
     split, model_name = split_posterior_name(name)
     options = smk.params.model
-    arrays = load_npz(smk.input.data, required=("X", "y"), what="prepared Snelson split")
+    arrays = load_prepared(smk.input.data, "snelson")
     network = network_of(model_name, options, arrays["X"].shape[1])
     settings = dict(options["training"][model_name])
     decay = settings.pop("weight_decay")
@@ -38,9 +39,11 @@ with logged_to(smk.log[0]) as log:
                                                    where=f"marginal_likelihood of the experiment of {name}")
     print(f"marginal likelihood: prior precision {fit.prior_precision:.6g}, noise std {fit.noise_std:.6g}, "
           f"log evidence {fit.log_marginal_likelihood:.6g}, |grad| {fit.gradient_norm:.3g}", file=log)
-    save_npz(smk.output.npz, **arrays, theta_trained=np.asarray(trained.theta),
-             prior_variance=np.asarray(1.0 / fit.prior_precision), noise_variance=np.asarray(fit.noise_std**2),
-             loss_trace=np.asarray(trained.loss_trace))
+    save_prepared(smk.output.npz, "trained_network",
+                  {**arrays, "theta_trained": np.asarray(trained.theta),
+                   "prior_variance": np.asarray(1.0 / fit.prior_precision),
+                   "noise_variance": np.asarray(fit.noise_std**2), "loss_trace": np.asarray(trained.loss_trace)},
+                  {"posterior": name})
     save_json(smk.output.json, sidecar("network", {"model": options, "seed": smk.params.seed}, device, clock.timings,
                                        posterior=name, weight_decay=float(decay), final_loss=trained.loss,
                                        marginal_likelihood=fit.summary()))

@@ -3,7 +3,8 @@ prior precision and noise by the Laplace marginal likelihood (Yu et al. 2024, Su
 
 import numpy as np
 
-from geobayes.io import load_npz, save_json, save_npz
+from geobayes.data.prepared import load_prepared
+from geobayes.io import save_json, save_npz
 from geobayes.laplace import optimise_hyperparameters_from_config
 from geobayes.networks.mlp import MultilayerPerceptron
 from geobayes.optimize.train_network import train_network
@@ -17,7 +18,7 @@ with logged_to(smk.log[0]) as log:
     device = use_device(smk.params.device)
     width, size, repetition = (int(smk.wildcards[k]) for k in ("width", "size", "repetition"))
     cell = f"h{width}_n{size}_rep{repetition}"
-    arrays = load_npz(smk.input.data, required=("X", "y"), what="sine data of the scalability study")
+    arrays = load_prepared(smk.input.data, "sine")
     network = MultilayerPerceptron((1, width, width, 1), smk.params.activation)
     training, marglik = dict(smk.params.training), smk.params.marginal_likelihood
     theta0 = network.initial_parameters(derive_key(smk.params.seed, "train", "bnn_scalability", cell))

@@ -1,5 +1,8 @@
 """Data files: registry, checksummed download/mirror copy, and dataset preparation.
 
+Every prepared data set is written by :func:`save_prepared` and read by :func:`load_prepared`
+(one npz: the arrays, a format tag and metadata; see :mod:`geobayes.data.prepared`).
+
 Typical use in a pipeline step::
 
     from geobayes.data import fetch, get_file, resolve_mirror
@@ -20,27 +23,22 @@ from geobayes.data.download import (
 )
 from geobayes.data.glm_subsets import (
     GlmSubset,
-    load_glm_subset,
     prepare_glm_subset,
     regression_subset_size,
-    save_glm_subset,
     subset_indices,
 )
 from geobayes.data.logistic_growth import (
     GROWTH_FILE,
     GrowthData,
-    load_growth,
     load_growth_csv,
-    save_growth,
 )
 from geobayes.data.logreg import (
     LOGREG_DATASETS,
     PreparedData,
     load_logreg_raw,
-    load_prepared,
     prepare_logreg,
-    save_prepared,
 )
+from geobayes.data.prepared import FORMAT, Prepared, dataset_spec, load_prepared, register_dataset, save_prepared
 from geobayes.data.registry import (
     DataFile,
     datasets,
@@ -53,8 +51,6 @@ from geobayes.data.registry import (
 from geobayes.data.synthetic_regression import (
     REGRESSION_FAMILIES,
     SyntheticRegression,
-    load_synthetic_regression,
-    save_synthetic_regression,
     simulate_regression,
 )
 from geobayes.data.usps import (
@@ -62,9 +58,7 @@ from geobayes.data.usps import (
     USPS_PIXELS,
     UspsSubset,
     load_usps,
-    load_usps_subset,
     prepare_usps_subset,
-    save_usps_subset,
     select_digits,
 )
 
@@ -78,6 +72,10 @@ __all__ = [
     "USPS_PIXELS",
     "ChecksumMismatchError",
     "DataError",
+    "FORMAT",
+    "Prepared",
+    "dataset_spec",
+    "register_dataset",
     "DataFile",
     "DataSourceError",
     "GlmSubset",
@@ -89,26 +87,18 @@ __all__ = [
     "fetch",
     "files_of",
     "get_file",
-    "load_glm_subset",
-    "load_growth",
     "load_growth_csv",
     "load_logreg_raw",
     "load_prepared",
     "load_registry",
-    "load_synthetic_regression",
     "load_usps",
-    "load_usps_subset",
     "prepare_glm_subset",
     "prepare_logreg",
     "prepare_usps_subset",
     "registry_from_manifest",
     "regression_subset_size",
     "resolve_mirror",
-    "save_glm_subset",
-    "save_growth",
     "save_prepared",
-    "save_synthetic_regression",
-    "save_usps_subset",
     "select_digits",
     "sha256_file",
     "simulate_regression",

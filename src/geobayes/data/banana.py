@@ -8,6 +8,7 @@ import numpy as np
 import scipy.stats
 
 from geobayes.data.logreg import PreparedData
+from geobayes.data.prepared import register_dataset
 
 __all__ = ["generate_banana_data"]
 
@@ -73,3 +74,8 @@ def generate_banana_data(
         feature_std=np.ones(0),
         standardised=False,
     )
+
+
+#: Prepared banana data (Yu et al. 2024, Sec. 5.2): data/prepared/banana/.
+BANANA_DATASET = register_dataset("banana", ("X", "y", "feature_mean", "feature_std", "standardised"),
+                                  "observations y_n (X a column of ones)")

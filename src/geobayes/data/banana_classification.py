@@ -18,10 +18,9 @@ from typing import NamedTuple
 import numpy as np
 
 from geobayes.data.glm_subsets import subset_indices
-from geobayes.io import load_npz, save_npz
+from geobayes.data.prepared import register_dataset
 
-__all__ = ["ClassificationSubset", "load_banana_csv", "prepare_banana_subset", "save_classification_subset",
-           "load_classification_subset"]
+__all__ = ["CLASSIFICATION_DATASET", "ClassificationSubset", "load_banana_csv", "prepare_banana_subset"]
 
 _KEYS = ("X", "y", "indices", "seed", "n_total")
 
@@ -48,6 +47,15 @@ class ClassificationSubset(NamedTuple):
     indices: np.ndarray
     seed: int
     n_total: int
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        """The arrays of the prepared file (``X, y, indices, seed, n_total``)."""
+        return {"X": self.X, "y": self.y, "indices": self.indices, "seed": np.int64(self.seed),
+                "n_total": np.int64(self.n_total)}
+
+
+#: Prepared subset of the classification experiment (Bergamin et al. 2023, App. D).
+CLASSIFICATION_DATASET = register_dataset("banana_classification", _KEYS, "a 2-D binary classification subset")
 
 
 def load_banana_csv(path: str | os.PathLike[str]) -> tuple[np.ndarray, np.ndarray]:
@@ -97,17 +105,3 @@ def prepare_banana_subset(features: np.ndarray, labels: np.ndarray, n: int, seed
     if np.all(y == y[0]):
         raise ValueError(f"banana subset of {n} rows (seed {seed}) holds one class only")
     return ClassificationSubset(features[indices], y, indices, int(seed), int(labels.shape[0]))
-
-
-def save_classification_subset(path: str | os.PathLike[str], subset: ClassificationSubset) -> None:
-    """Write the subset atomically as ``.npz`` (keys ``X, y, indices, seed, n_total``)."""
-    save_npz(path, X=subset.X, y=subset.y, indices=subset.indices, seed=np.int64(subset.seed),
-             n_total=np.int64(subset.n_total))
-
-
-def load_classification_subset(path: str | os.PathLike[str]) -> ClassificationSubset:
-    """Read a subset written by :func:`save_classification_subset` (clear error if keys lack)."""
-    arrays = load_npz(path, required=_KEYS, what="prepared classification data")
-    return ClassificationSubset(np.asarray(arrays["X"], dtype=np.float64), np.asarray(arrays["y"], dtype=np.float64),
-                                np.asarray(arrays["indices"], dtype=np.int64), int(arrays["seed"]),
-                                int(arrays["n_total"]))

@@ -25,15 +25,13 @@ from typing import NamedTuple
 import numpy as np
 
 from geobayes.data.logreg import prepare_logreg
-from geobayes.io import load_npz, save_npz
+from geobayes.data.prepared import register_dataset
 
 __all__ = [
     "GlmSubset",
     "regression_subset_size",
     "subset_indices",
     "prepare_glm_subset",
-    "save_glm_subset",
-    "load_glm_subset",
 ]
 
 _SUBSET_KEYS = ("X", "y", "indices", "feature_mean", "feature_std", "standardised")
@@ -66,6 +64,19 @@ class GlmSubset(NamedTuple):
     feature_mean: np.ndarray
     feature_std: np.ndarray
     standardised: bool
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        """The arrays of the prepared file (:func:`geobayes.data.prepared.save_prepared`); the
+        logistic-regression keys plus ``indices``."""
+        return {"X": np.asarray(self.X, dtype=np.float64), "y": np.asarray(self.y, dtype=np.float64),
+                "indices": np.asarray(self.indices, dtype=np.int64),
+                "feature_mean": np.asarray(self.feature_mean, dtype=np.float64),
+                "feature_std": np.asarray(self.feature_std, dtype=np.float64),
+                "standardised": np.asarray(self.standardised, dtype=bool)}
+
+
+#: Prepared subsets of Hartmann et al. (2026), Table 1: data/prepared/glm/<dataset>_{regression,gp}.npz.
+GLM_DATASET = register_dataset("glm", _SUBSET_KEYS, "a row subset of a logistic-regression benchmark set")
 
 
 def _check_int(value: object, name: str) -> int:
@@ -241,70 +252,4 @@ def prepare_glm_subset(
         feature_mean=full.feature_mean,
         feature_std=full.feature_std,
         standardised=full.standardised,
-    )
-
-
-def save_glm_subset(path: str | os.PathLike[str], subset: GlmSubset) -> Path:
-    """Atomically save a subset to ``.npz`` via :func:`geobayes.io.save_npz`.
-
-    The keys are ``X``, ``y``, ``indices``, ``feature_mean``, ``feature_std`` and
-    ``standardised``, so :func:`geobayes.data.logreg.load_prepared` can read the file too.
-
-    Parameters
-    ----------
-    path : str or os.PathLike
-        Destination file.
-    subset : GlmSubset
-        Output of :func:`prepare_glm_subset`.
-
-    Returns
-    -------
-    pathlib.Path
-        The destination path.
-    """
-    return save_npz(
-        path,
-        X=np.asarray(subset.X, dtype=np.float64),
-        y=np.asarray(subset.y, dtype=np.float64),
-        indices=np.asarray(subset.indices, dtype=np.int64),
-        feature_mean=np.asarray(subset.feature_mean, dtype=np.float64),
-        feature_std=np.asarray(subset.feature_std, dtype=np.float64),
-        standardised=np.asarray(subset.standardised, dtype=bool),
-    )
-
-
-def load_glm_subset(path: str | os.PathLike[str]) -> GlmSubset:
-    """Load a subset written by :func:`save_glm_subset`.
-
-    Parameters
-    ----------
-    path : str or os.PathLike
-        ``.npz`` file.
-
-    Returns
-    -------
-    GlmSubset
-        The stored arrays (float64 ``X``, ``y`` and transform; int64 ``indices``).
-
-    Raises
-    ------
-    ValueError
-        If a key is missing or the shapes disagree; the message names the file.
-    """
-    arrays = load_npz(path, required=_SUBSET_KEYS, what="GLM subset file")
-    X = arrays["X"].astype(np.float64)
-    y = arrays["y"].astype(np.float64)
-    indices = arrays["indices"].astype(np.int64)
-    if X.ndim != 2 or y.shape != (X.shape[0],) or indices.shape != (X.shape[0],):
-        raise ValueError(
-            f"{path}: expected X (n, D), y (n,), indices (n,); got X {X.shape}, y {y.shape}, "
-            f"indices {indices.shape}"
-        )
-    return GlmSubset(
-        X=X,
-        y=y,
-        indices=indices,
-        feature_mean=arrays["feature_mean"].astype(np.float64),
-        feature_std=arrays["feature_std"].astype(np.float64),
-        standardised=bool(arrays["standardised"]),
     )

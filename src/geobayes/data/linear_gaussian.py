@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 
-from geobayes.io import save_npz
+from geobayes.data.prepared import register_dataset
+
+#: Simulated data of the Gaussian linear model: data/prepared/lingauss/.
+LINGAUSS_DATASET = register_dataset("lingauss", ("X", "y", "theta_true"), "simulated linear-Gaussian data")
 
 
 def simulate_linear_gaussian(
@@ -38,8 +39,3 @@ def simulate_linear_gaussian(
     theta = rng.normal(scale=np.sqrt(prior_variance), size=dim)
     y = X @ theta + rng.normal(scale=np.sqrt(noise_variance), size=n)
     return {"X": X, "y": y, "theta_true": theta}
-
-
-def save_linear_gaussian(path: str | Path, data: dict[str, np.ndarray]) -> Path:
-    """Atomically write the arrays of :func:`simulate_linear_gaussian`."""
-    return save_npz(path, **data)

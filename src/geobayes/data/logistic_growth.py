@@ -30,14 +30,12 @@ from typing import NamedTuple
 
 import numpy as np
 
-from geobayes.io import load_npz, save_npz
+from geobayes.data.prepared import register_dataset
 
 __all__ = [
     "GROWTH_FILE",
     "GrowthData",
     "load_growth_csv",
-    "save_growth",
-    "load_growth",
 ]
 
 #: Mirror / registry path of the data set used for Fig. 4 (see the module docstring).
@@ -62,6 +60,27 @@ class GrowthData(NamedTuple):
     t: np.ndarray
     y: np.ndarray
     source: str
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        """The arrays of the prepared file: ``X`` = ``t[:, None]`` (shape (n, 1), the model's
+        only input), ``y`` and ``source`` (a NumPy unicode scalar).
+
+        Raises
+        ------
+        ValueError
+            If ``t`` and ``y`` are not 1-D of the same non-zero length, or ``source`` is not a string.
+        """
+        t = np.asarray(self.t, dtype=np.float64)
+        y = np.asarray(self.y, dtype=np.float64)
+        if t.ndim != 1 or t.size == 0 or y.shape != t.shape:
+            raise ValueError(f"t and y must be non-empty 1-D arrays of the same length; got t {t.shape}, y {y.shape}")
+        if not isinstance(self.source, str):
+            raise ValueError(f"source must be a string; got {type(self.source).__name__}")
+        return {"X": t[:, None], "y": y, "source": np.asarray(self.source, dtype=np.str_)}
+
+
+#: Prepared growth data of Hartmann et al. (2026), Fig. 4: data/prepared/growth/.
+GROWTH_DATASET = register_dataset("growth", _GROWTH_KEYS, "observation times (X, one column) and values")
 
 
 def _parse_float(token: str) -> float | None:
@@ -132,73 +151,3 @@ def load_growth_csv(path: str | os.PathLike[str]) -> tuple[np.ndarray, np.ndarra
     if not times:
         raise ValueError(f"{path}: contains no data rows")
     return np.asarray(times, dtype=np.float64), np.asarray(values, dtype=np.float64)
-
-
-def save_growth(
-    path: str | os.PathLike[str], t: np.ndarray, y: np.ndarray, source: str
-) -> Path:
-    """Atomically save growth data to ``.npz`` via :func:`geobayes.io.save_npz`.
-
-    Keys: ``X`` = ``t[:, None]`` (shape (n, 1), the model's only input), ``y`` and
-    ``source`` (a string, stored as a NumPy unicode scalar).
-
-    Parameters
-    ----------
-    path : str or os.PathLike
-        Destination file.
-    t : array_like, shape (n,)
-        Observation times.
-    y : array_like, shape (n,)
-        Observations.
-    source : str
-        Provenance of the data, e.g. :data:`GROWTH_FILE`.
-
-    Returns
-    -------
-    pathlib.Path
-        The destination path.
-
-    Raises
-    ------
-    ValueError
-        If ``t`` and ``y`` are not 1-D of the same non-zero length, hold non-finite values,
-        or ``source`` is not a string.
-    """
-    t = np.asarray(t, dtype=np.float64)
-    y = np.asarray(y, dtype=np.float64)
-    if t.ndim != 1 or t.size == 0 or y.shape != t.shape:
-        raise ValueError(
-            f"t and y must be non-empty 1-D arrays of the same length; got t {t.shape}, "
-            f"y {y.shape}"
-        )
-    if not (np.all(np.isfinite(t)) and np.all(np.isfinite(y))):
-        raise ValueError("t and y must be finite (no NaN or inf)")
-    if not isinstance(source, str):
-        raise ValueError(f"source must be a string; got {type(source).__name__}")
-    return save_npz(path, X=t[:, None], y=y, source=np.asarray(source, dtype=np.str_))
-
-
-def load_growth(path: str | os.PathLike[str]) -> GrowthData:
-    """Load growth data written by :func:`save_growth`.
-
-    Parameters
-    ----------
-    path : str or os.PathLike
-        ``.npz`` file.
-
-    Returns
-    -------
-    GrowthData
-        ``t`` (the single column of ``X``), ``y`` and ``source``.
-
-    Raises
-    ------
-    ValueError
-        If a key is missing or the shapes disagree; the message names the file.
-    """
-    arrays = load_npz(path, required=_GROWTH_KEYS, what="growth data file")
-    X = arrays["X"].astype(np.float64)
-    y = arrays["y"].astype(np.float64)
-    if X.ndim != 2 or X.shape[1] != 1 or y.shape != (X.shape[0],):
-        raise ValueError(f"{path}: expected X (n, 1) and y (n,); got X {X.shape}, y {y.shape}")
-    return GrowthData(t=X[:, 0].copy(), y=y, source=str(arrays["source"]))

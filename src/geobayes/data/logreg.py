@@ -15,15 +15,13 @@ from typing import NamedTuple
 
 import numpy as np
 
-from geobayes.io import load_npz, save_npz
+from geobayes.data.prepared import register_dataset
 
 __all__ = [
     "LOGREG_DATASETS",
     "PreparedData",
     "load_logreg_raw",
     "prepare_logreg",
-    "save_prepared",
-    "load_prepared",
 ]
 
 #: The five benchmark sets; registry files are ``logreg/<name>.npy``.
@@ -52,6 +50,16 @@ class PreparedData(NamedTuple):
     feature_mean: np.ndarray
     feature_std: np.ndarray
     standardised: bool
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        """The arrays of the prepared file (:func:`geobayes.data.prepared.save_prepared`)."""
+        return {"X": self.X, "y": self.y, "feature_mean": self.feature_mean, "feature_std": self.feature_std,
+                "standardised": np.asarray(self.standardised, dtype=bool)}
+
+
+#: Prepared files of the logistic regressions (Yu et al. 2024, Sec. 5.3): data/prepared/logreg/.
+LOGREG_DATASET = register_dataset("logreg", ("X", "y", "feature_mean", "feature_std", "standardised"),
+                                  "features (intercept last) and 0/1 labels of one benchmark set")
 
 
 def _check_labels(labels: np.ndarray, source: str) -> None:
@@ -149,58 +157,4 @@ def prepare_logreg(
     X = np.concatenate([Z, np.ones((F.shape[0], 1))], axis=1)
     return PreparedData(
         X=X, y=y, feature_mean=mean, feature_std=std, standardised=bool(standardise)
-    )
-
-
-def save_prepared(path: str | os.PathLike[str], prepared: PreparedData) -> Path:
-    """Atomically save prepared data to ``.npz`` via :func:`geobayes.io.save_npz`.
-
-    Parameters
-    ----------
-    path : str or os.PathLike
-        Destination file.
-    prepared : PreparedData
-        Output of :func:`prepare_logreg`.
-
-    Returns
-    -------
-    pathlib.Path
-        The destination path.
-    """
-    return save_npz(
-        path,
-        X=prepared.X,
-        y=prepared.y,
-        feature_mean=prepared.feature_mean,
-        feature_std=prepared.feature_std,
-        standardised=np.asarray(prepared.standardised, dtype=bool),
-    )
-
-
-def load_prepared(path: str | os.PathLike[str]) -> PreparedData:
-    """Load data written by :func:`save_prepared`.
-
-    Parameters
-    ----------
-    path : str or os.PathLike
-        ``.npz`` file.
-
-    Returns
-    -------
-    PreparedData
-        The stored arrays (float64) and flag.
-
-    Raises
-    ------
-    ValueError
-        If an array is missing; the message names the file and the missing keys.
-    """
-    arrays = load_npz(path, required=("X", "y", "feature_mean", "feature_std", "standardised"),
-                      what="prepared logistic-regression file")
-    return PreparedData(
-        X=arrays["X"].astype(np.float64),
-        y=arrays["y"].astype(np.float64),
-        feature_mean=arrays["feature_mean"].astype(np.float64),
-        feature_std=arrays["feature_std"].astype(np.float64),
-        standardised=bool(arrays["standardised"]),
     )

@@ -116,6 +116,10 @@ def _check_arrays(spec: DatasetSpec, arrays: Mapping[str, Any], required: tuple[
     if missing:
         raise KeyError(f"{where}: data set {spec.name!r} needs the arrays {', '.join(missing)}; "
                        f"found {', '.join(sorted(arrays)) or 'none'}")
+    if "X" in arrays and "y" in arrays:
+        X, y = np.shape(arrays["X"]), np.shape(arrays["y"])
+        if len(X) != 2 or len(y) != 1 or X[0] != y[0]:
+            raise ValueError(f"{where}: expected X (n, D) and y (n,), got X {X} and y {y}")
     check_finite(arrays, where)
 
 

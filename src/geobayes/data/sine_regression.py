@@ -28,6 +28,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from geobayes.data.prepared import register_dataset
+
 __all__ = ["SineRegression", "simulate_sine_regression"]
 
 
@@ -55,8 +57,8 @@ class SineRegression(NamedTuple):
     y_std: float
 
     def arrays(self) -> dict[str, np.ndarray]:
-        """The fields as arrays for :func:`geobayes.io.save_npz` (``X``/``y`` are what the
-        network posteriors read)."""
+        """The fields as arrays for :func:`geobayes.data.prepared.save_prepared` (``X``/``y``
+        are what the network posteriors read)."""
         return {name: np.asarray(value, dtype=np.float64) for name, value in self._asdict().items()}
 
 
@@ -121,3 +123,7 @@ def simulate_sine_regression(
     Y = (y - y_mean) / y_std
     return SineRegression(X=X[:n_train], y=Y[:n_train], X_test=X[n_train:], y_test=Y[n_train:],
                           x_mean=x_mean, x_std=x_std, y_mean=y_mean, y_std=y_std)
+
+
+#: Sine data of the BNN scalability study (Yu et al. 2024, Supp. 16.5.3): data/prepared/sine/.
+SINE_DATASET = register_dataset("sine", tuple(SineRegression._fields), "standardised sine data with its test split")

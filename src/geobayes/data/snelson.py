@@ -43,6 +43,7 @@ from pathlib import Path
 import numpy as np
 from sklearn.model_selection import train_test_split
 
+from geobayes.data.prepared import register_dataset
 from geobayes.io import load_npz
 
 __all__ = [
@@ -380,3 +381,12 @@ def prediction_grid(lo: float, hi: float, n: int) -> np.ndarray:
     if isinstance(n, bool) or not isinstance(n, numbers.Integral) or n < 2:
         raise ValueError(f"n must be an integer >= 2; got {n!r}")
     return np.linspace(float(lo), float(hi), int(n)).reshape(-1, 1)
+
+
+_SPLIT_ARRAYS = ("X", "y", "X_test", "y_test", "x_mean", "x_std", "y_mean", "y_std")
+#: One prepared Snelson split: data/prepared/<network experiment>/<split>.npz.
+SNELSON_DATASET = register_dataset("snelson", _SPLIT_ARRAYS, "one Snelson split, its test set and scaling")
+#: A split with its trained network (rule train_network): results/network/<posterior>.npz.
+TRAINED_NETWORK_DATASET = register_dataset(
+    "trained_network", (*_SPLIT_ARRAYS, "theta_trained", "prior_variance", "noise_variance"),
+    "a Snelson split plus the trained weights and the marginal-likelihood prior and noise variances")

@@ -33,14 +33,12 @@ from typing import NamedTuple
 
 import numpy as np
 
-from geobayes.io import load_npz, save_npz
+from geobayes.data.prepared import register_dataset
 
 __all__ = [
     "REGRESSION_FAMILIES",
     "SyntheticRegression",
     "simulate_regression",
-    "save_synthetic_regression",
-    "load_synthetic_regression",
 ]
 
 #: Likelihood families of Fig. 1.
@@ -70,6 +68,14 @@ class SyntheticRegression(NamedTuple):
     y: np.ndarray
     prior_covariance: np.ndarray
     theta_true: np.ndarray
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        """The arrays of the prepared file, float64 (:func:`geobayes.data.prepared.save_prepared`)."""
+        return {key: np.asarray(value, dtype=np.float64) for key, value in self._asdict().items()}
+
+
+#: Prepared data sets of Hartmann et al. (2026), Fig. 1: data/prepared/synthetic/.
+SYNTHETIC_DATASET = register_dataset("synthetic", _KEYS, "simulated 2-D regression with its Wishart prior covariance")
 
 
 def _sigmoid(x: np.ndarray) -> np.ndarray:
@@ -172,64 +178,3 @@ def simulate_regression(
             )
         y = rng.poisson(np.exp(eta)).astype(np.float64)
     return SyntheticRegression(X=X, y=y, prior_covariance=sigma, theta_true=theta)
-
-
-def save_synthetic_regression(path: str | os.PathLike[str], data: SyntheticRegression) -> Path:
-    """Atomically save a synthetic data set via :func:`geobayes.io.save_npz`.
-
-    Keys: ``X``, ``y``, ``prior_covariance``, ``theta_true``.
-
-    Parameters
-    ----------
-    path : str or os.PathLike
-        Destination file.
-    data : SyntheticRegression
-        Output of :func:`simulate_regression`.
-
-    Returns
-    -------
-    pathlib.Path
-        The destination path.
-    """
-    return save_npz(
-        path,
-        X=np.asarray(data.X, dtype=np.float64),
-        y=np.asarray(data.y, dtype=np.float64),
-        prior_covariance=np.asarray(data.prior_covariance, dtype=np.float64),
-        theta_true=np.asarray(data.theta_true, dtype=np.float64),
-    )
-
-
-def load_synthetic_regression(path: str | os.PathLike[str]) -> SyntheticRegression:
-    """Load a data set written by :func:`save_synthetic_regression`.
-
-    Parameters
-    ----------
-    path : str or os.PathLike
-        ``.npz`` file.
-
-    Returns
-    -------
-    SyntheticRegression
-        The stored arrays, float64.
-
-    Raises
-    ------
-    ValueError
-        If a key is missing or the shapes disagree; the message names the file.
-    """
-    arrays = load_npz(path, required=_KEYS, what="synthetic regression file")
-    data = SyntheticRegression(*(arrays[key].astype(np.float64) for key in _KEYS))
-    n, d = data.X.shape if data.X.ndim == 2 else (-1, -1)
-    if (
-        n < 0
-        or data.y.shape != (n,)
-        or data.prior_covariance.shape != (d, d)
-        or data.theta_true.shape != (d,)
-    ):
-        raise ValueError(
-            f"{path}: expected X (n, d), y (n,), prior_covariance (d, d), theta_true (d,); got "
-            f"{data.X.shape}, {data.y.shape}, {data.prior_covariance.shape}, "
-            f"{data.theta_true.shape}"
-        )
-    return data

@@ -38,7 +38,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from geobayes.io import load_npz, save_npz
+from geobayes.data.prepared import register_dataset
 
 __all__ = [
     "USPS_PIXELS",
@@ -47,8 +47,6 @@ __all__ = [
     "load_usps",
     "select_digits",
     "prepare_usps_subset",
-    "save_usps_subset",
-    "load_usps_subset",
 ]
 
 #: Pixels per image (16 x 16).
@@ -84,6 +82,18 @@ class UspsSubset(NamedTuple):
     indices: np.ndarray
     class_counts: dict[int, int]
     n_pool: int
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        """The arrays of the prepared file: ``X``, ``y``, ``indices``, ``digits`` (int64, class
+        order) and ``pool_counts`` (int64, aligned with ``digits``)."""
+        return {"X": np.asarray(self.X, dtype=np.float64), "y": np.asarray(self.y, dtype=np.float64),
+                "indices": np.asarray(self.indices, dtype=np.int64),
+                "digits": np.asarray(list(self.class_counts), dtype=np.int64),
+                "pool_counts": np.asarray(list(self.class_counts.values()), dtype=np.int64)}
+
+
+#: Prepared USPS subset of Hartmann et al. (2026), Fig. 2: data/prepared/usps/.
+USPS_DATASET = register_dataset("usps", _SUBSET_KEYS, "pixels and class indices of a digit subset")
 
 
 def _open_text(path: Path):
@@ -297,80 +307,4 @@ def prepare_usps_subset(
         indices=indices,
         class_counts={digit: int(count) for digit, count in zip(digits, counts)},
         n_pool=int(n_pool),
-    )
-
-
-def save_usps_subset(path: str | os.PathLike[str], subset: UspsSubset) -> Path:
-    """Atomically save a subset to ``.npz`` via :func:`geobayes.io.save_npz`.
-
-    Keys: ``X``, ``y``, ``indices``, ``digits`` (int64, class order) and ``pool_counts``
-    (int64, aligned with ``digits``); ``X`` and ``y`` read like any prepared data file.
-
-    Parameters
-    ----------
-    path : str or os.PathLike
-        Destination file.
-    subset : UspsSubset
-        Output of :func:`prepare_usps_subset`.
-
-    Returns
-    -------
-    pathlib.Path
-        The destination path.
-    """
-    return save_npz(
-        path,
-        X=np.asarray(subset.X, dtype=np.float64),
-        y=np.asarray(subset.y, dtype=np.float64),
-        indices=np.asarray(subset.indices, dtype=np.int64),
-        digits=np.asarray(list(subset.class_counts), dtype=np.int64),
-        pool_counts=np.asarray(list(subset.class_counts.values()), dtype=np.int64),
-    )
-
-
-def load_usps_subset(path: str | os.PathLike[str]) -> UspsSubset:
-    """Load a subset written by :func:`save_usps_subset`.
-
-    Parameters
-    ----------
-    path : str or os.PathLike
-        ``.npz`` file.
-
-    Returns
-    -------
-    UspsSubset
-        The stored arrays; ``class_counts`` and ``n_pool`` are rebuilt from ``digits`` and
-        ``pool_counts``.
-
-    Raises
-    ------
-    ValueError
-        If a key is missing or the shapes disagree; the message names the file.
-    """
-    arrays = load_npz(path, required=_SUBSET_KEYS, what="USPS subset file")
-    X = arrays["X"].astype(np.float64)
-    y = arrays["y"].astype(np.float64)
-    indices = arrays["indices"].astype(np.int64)
-    digits = arrays["digits"].astype(np.int64)
-    pool_counts = arrays["pool_counts"].astype(np.int64)
-    if (
-        X.ndim != 2
-        or X.shape[1] != USPS_PIXELS
-        or y.shape != (X.shape[0],)
-        or indices.shape != (X.shape[0],)
-        or digits.ndim != 1
-        or pool_counts.shape != digits.shape
-    ):
-        raise ValueError(
-            f"{path}: expected X (n, {USPS_PIXELS}), y (n,), indices (n,), digits (C,), "
-            f"pool_counts (C,); got X {X.shape}, y {y.shape}, indices {indices.shape}, "
-            f"digits {digits.shape}, pool_counts {pool_counts.shape}"
-        )
-    class_counts = {int(d): int(c) for d, c in zip(digits, pool_counts)}
-    return UspsSubset(
-        X=X,
-        y=y,
-        indices=indices,
-        class_counts=class_counts,
-        n_pool=int(pool_counts.sum()),
     )
