@@ -9,7 +9,8 @@ import pytest
 
 from geobayes.dataset import Dataset
 from geobayes.families import GaussianFixedVariance
-from geobayes.models import MODELS, GaussianPrior, LinearGaussianRegression
+from geobayes.models import GaussianPrior, LinearGaussianRegression
+from geobayes.pipeline.posteriors import build_model
 from geobayes.posterior import Posterior
 
 
@@ -88,4 +89,6 @@ def test_no_closed_form_grad_and_hvp_falls_back_to_autodiff():
 
 
 def test_registry_names():
-    assert MODELS["lingauss"] is LinearGaussianRegression
+    model = build_model("lingauss", {"noise_variance": 0.5, "prior_variance": 2.0})
+    assert isinstance(model, LinearGaussianRegression)
+    assert (model.family.noise_variance, model.prior.variance) == (0.5, 2.0)

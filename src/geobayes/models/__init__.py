@@ -1,6 +1,8 @@
 """Statistical models: an embedding of the parameters onto a likelihood family, plus a prior.
 
-``MODELS`` maps the model part of a posterior name (``<dataset>-<model>``) to its class.
+Each model module registers the names it serves (the model part of a posterior name
+``<dataset>-<model>``) with a ``from_options`` constructor in :mod:`geobayes.registry`; importing
+this package registers them all.
 """
 
 from geobayes.models.banana import Banana
@@ -15,23 +17,7 @@ from geobayes.models.logistic_regression import LogisticRegression
 from geobayes.models.multinomial_gaussian_process import MultinomialGaussianProcess
 from geobayes.models.poisson_regression import PoissonRegression
 
-MODELS = {
-    "logreg": LogisticRegression,
-    "lingauss": LinearGaussianRegression,
-    "banana": Banana,
-    # Hartmann et al. (2026): Bernoulli / Poisson regressions and latent GPs, USPS, growth.
-    "bernreg": LogisticRegression,
-    "poisreg": PoissonRegression,
-    "berngp": LatentGaussianProcess,
-    "poisgp": LatentGaussianProcess,
-    "multigp": MultinomialGaussianProcess,
-    "growth": LogisticGrowth,
-    "synthbern": LogisticRegression,
-    "synthpois": PoissonRegression,
-}
-
 __all__ = [
-    "MODELS",
     "Banana",
     "DenseGaussianPrior",
     "EmbeddingModel",
