@@ -47,20 +47,35 @@ def test_lint_is_clean():
     assert "Congratulations" in result.stdout + result.stderr
 
 
+#: Placeholders of a posterior declaration's name template (config key experiments.<e>.posteriors).
+PLACEHOLDER = re.compile(r"\{(\w+)(:join)?\}")
+
+
+def declared_count(options: dict) -> int:
+    """Posteriors an experiment declares: the product of its name template's axes ({key} over a
+    list counts its length; a scalar or {key:join} counts once), counted from the config."""
+    count = 1
+    for key, join in set(PLACEHOLDER.findall(options["posteriors"]["name"])):
+        count *= len(options[key]) if isinstance(options[key], list) and not join else 1
+    return count
+
+
+HARTMANN_EXPERIMENTS = ("glm", "synthetic", "usps", "growth", "rosenbrock", "lingauss")
+
+
 def hartmann_posteriors(experiments: dict) -> dict[str, int]:
     """Posteriors per experiment of Hartmann et al. (2026), counted from the config."""
-    glm, synthetic = experiments["glm"], experiments["synthetic"]
-    return {"glm": len(glm["datasets"]) * len(glm["models"]),
-            "synthetic": len(synthetic["sizes"]) * len(synthetic["models"]),
-            "usps": 1, "growth": 1, "rosenbrock": 1, "lingauss": 1}
+    return {e: declared_count(experiments[e]) for e in HARTMANN_EXPERIMENTS}
 
 
-BNN_EXPERIMENTS = ("bnn_yu", "bnn_bergamin", "bnn_hartmann")
+def bnn_experiments(experiments: dict) -> tuple[str, ...]:
+    """Experiments whose declared posteriors are networks (those with a `networks` block)."""
+    return tuple(e for e, options in experiments.items() if "posteriors" in options and options.get("networks"))
 
 
 def bnn_posteriors(experiments: dict) -> dict[str, int]:
     """Network posteriors (networks x Snelson splits) per network experiment."""
-    return {e: len(experiments[e]["models"]) * len(experiments[e]["splits"]) for e in BNN_EXPERIMENTS}
+    return {e: declared_count(experiments[e]) for e in bnn_experiments(experiments)}
 
 
 def bnn_runs(config: dict) -> int:
@@ -74,12 +89,10 @@ def expected_runs(config: dict) -> int:
     """Approximation runs of a config: posterior x anchor x method x repetition, every experiment."""
     experiments, reps = config["experiments"], config["approximation"]["repetitions"]
     logreg = experiments["logreg"]
-    n_logreg = len(logreg["datasets"]) * len(logreg["inputs"])
+    n_logreg = declared_count(logreg)
     n_empirical_fisher = len(logreg["empirical_fisher_datasets"]) * len(logreg["inputs"])
-    posteriors = {"gaussian": len(experiments["gaussian"]["dims"]),
-                  "squiggle": len(experiments["squiggle"]["settings"]), "funnel": 1, "banana": 1,
-                  **hartmann_posteriors(experiments)}
-    posteriors.update(bnn_posteriors(experiments))
+    posteriors = {e: declared_count(options) for e, options in experiments.items()
+                  if "posteriors" in options and e != "logreg"}
     runs = (n_logreg * len(logreg["methods"]) + n_empirical_fisher) * len(logreg["anchors"])
     for name, count in posteriors.items():
         runs += count * len(experiments[name]["anchors"]) * len(experiments[name]["methods"])
@@ -275,15 +288,29 @@ def test_dag_and_library_agree_on_the_snelson_split_files():
     assert listed == {split: list(files) for split, files in SPLIT_FILES.items()}
 
 
-def test_dag_and_library_agree_on_the_closed_form_targets():
-    """common.smk decides exact vs NUTS references without importing the library; its list
-    must be the library's (otherwise a target would get the wrong reference)."""
-    from geobayes.pipeline.posteriors import CLOSED_FORM_TARGETS
+@pytest.mark.parametrize("config_file", ["config.yaml", "quick.yaml", "tiny.yaml"])
+def test_dag_and_library_agree_on_the_closed_form_targets(config_file):
+    """common.smk decides exact vs NUTS references from the config's declarations (data: null)
+    without importing the library; every declared model must be in the library's registry, and
+    declared without data exactly when the registry builds it as a closed-form target
+    (otherwise a target would get the wrong reference, or no builder)."""
+    from geobayes.registry import lookup
 
-    text = (REPO / "workflow" / "rules" / "common.smk").read_text()
-    match = re.search(r"^CLOSED_FORM_MODELS = \(([^)]*)\)", text, re.M)
-    assert match, "CLOSED_FORM_MODELS not found in common.smk"
-    assert tuple(re.findall(r'"(\w+)"', match.group(1))) == CLOSED_FORM_TARGETS
+    experiments = yaml.safe_load((REPO / "config" / config_file).read_text())["experiments"]
+    checked = 0
+    for experiment, options in experiments.items():
+        if "posteriors" not in options:
+            continue
+        declaration = options["posteriors"]
+        model_part = declaration["name"].split("-", 1)[1]
+        match = PLACEHOLDER.fullmatch(model_part)
+        models = [str(m) for m in options[match.group(1)]] if match else [model_part]
+        for model in models:
+            entry = lookup(model, options)
+            data = declaration["data"].get(model) if isinstance(declaration["data"], dict) else declaration["data"]
+            assert entry.closed_form == (data is None), f"{experiment}: model {model!r}, data {data!r}"
+            checked += 1
+    assert checked >= len(experiments) - 1
 
 
 def planned_outputs(stdout: str) -> set[str]:
