@@ -150,7 +150,7 @@ def _declared_data(posterior):
         if i + 1 < len(pieces):
             key, join = pieces[i + 1], pieces[i + 2]
             group = f"g{len(groups)}"
-            groups[group] = "{" + key + (":join" if join else "") + "}"
+            groups[group] = f"{{{key}{':join' if join else ''}}}"
             pattern += f"(?P<{group}>[a-z0-9_]+?)"
     match = re.fullmatch(pattern, posterior)
     if match is None:
