@@ -9,7 +9,7 @@ import dataclasses
 import numpy as np
 
 from geobayes.data.prepared import load_prepared
-from geobayes.io import load_npz, save_json, save_npz
+from geobayes.io import save_json, save_npz
 from geobayes.optimize import anchor_objective, find_map
 from geobayes.pipeline.device import use_device
 from geobayes.pipeline.posteriors import build_posterior

@@ -18,8 +18,6 @@ them (see each function) so that every choice is explicit and reproducible from 
 from __future__ import annotations
 
 import numbers
-import os
-from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np

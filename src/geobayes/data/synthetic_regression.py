@@ -27,8 +27,6 @@ Poisson data sets with the same ``(n, seed)`` share ``X``, ``Sigma`` and ``theta
 from __future__ import annotations
 
 import numbers
-import os
-from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
