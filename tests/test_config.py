@@ -95,6 +95,7 @@ def test_small_config_scales():
         ({"approximation": {"sampels": 3}}, "approximation.sampels"),
         ({"approximation": {"ode": {"sovler": "dopri5"}}}, "approximation.ode.sovler"),
         ({"reference": {"checks": {"max_rhat": 1.1}}}, "reference.checks.max_rhat"),
+        ({"experiments": {"logreg": {"posteriors": {"nmae": "x-logreg"}}}}, "experiments.logreg.posteriors.nmae"),
     ],
 )
 def test_unknown_key_is_named_in_dotted_form(overrides, dotted):
