@@ -32,7 +32,8 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-__all__ = ["CellFormat", "Best", "KeySpec", "MetricSpec", "TableSpec", "load_table_specs"]
+__all__ = ["CellFormat", "Best", "KeySpec", "MetricSpec", "TableSpec", "ReportSpec", "load_table_specs",
+           "load_report_specs", "read_table_specs", "read_report_specs"]
 
 
 class CellFormat(str, enum.Enum):
@@ -155,7 +156,7 @@ class TableSpec:
     experiments: tuple[str, ...]
     rows: tuple[KeySpec, ...]
     columns: tuple[KeySpec, ...]
-    metrics: tuple[MetricSpec, ...]
+    metrics: tuple[MetricSpec, ...]  # the innermost column level
     select: Mapping[str, tuple[str, ...]] = dataclasses.field(default_factory=dict)
     parts: str | None = None
     paper: tuple[str, ...] = ()
@@ -174,14 +175,15 @@ class TableSpec:
 
     @property
     def best_over(self) -> str:
-        """The key whose cells a bold rule compares (default: the innermost column key)."""
-        return self.compare_over or self.columns[-1].column
+        """The key whose cells a bold rule compares (default: the innermost column key, or the
+        innermost row key of a table whose columns are its metrics alone)."""
+        return self.compare_over or (self.columns or self.rows)[-1].column
 
     @classmethod
     def from_mapping(cls, name: str, mapping: Any) -> TableSpec:
         where = f"tables.{name}"
-        _check_keys(where, mapping, ["caption", "experiments", "rows", "columns", "metrics"],
-                    ["select", "parts", "paper", "compare_over", "ddof"])
+        _check_keys(where, mapping, ["caption", "experiments", "rows", "metrics"],
+                    ["columns", "select", "parts", "paper", "compare_over", "ddof"])
         select = mapping.get("select", {})
         if not isinstance(select, Mapping):
             raise _fail(f"{where}.select", "expected a mapping column -> list of values")
@@ -199,7 +201,7 @@ class TableSpec:
             experiments=_strings(f"{where}.experiments", mapping["experiments"]),
             rows=tuple(KeySpec.from_mapping(f"{where}.rows[{i}]", m) for i, m in enumerate(_list(where, "rows", mapping))),
             columns=tuple(KeySpec.from_mapping(f"{where}.columns[{i}]", m)
-                          for i, m in enumerate(_list(where, "columns", mapping))),
+                          for i, m in enumerate(_list(where, "columns", mapping, required=False))),
             metrics=tuple(MetricSpec.from_mapping(f"{where}.metrics[{i}]", m)
                           for i, m in enumerate(_list(where, "metrics", mapping))),
             select={str(k): _strings(f"{where}.select.{k}", v if isinstance(v, list) else [v]) for k, v in select.items()},
@@ -217,10 +219,10 @@ class TableSpec:
         return spec
 
 
-def _list(where: str, key: str, mapping: Mapping) -> list:
-    value = mapping[key]
-    if not isinstance(value, list) or not value:
-        raise _fail(f"{where}.{key}", "expected a non-empty list")
+def _list(where: str, key: str, mapping: Mapping, required: bool = True) -> list:
+    value = mapping.get(key, [])
+    if not isinstance(value, list) or (required and not value):
+        raise _fail(f"{where}.{key}", "expected a non-empty list" if required else "expected a list")
     return value
 
 
@@ -238,3 +240,54 @@ def load_table_specs(document: Mapping) -> dict[str, TableSpec]:
     if not isinstance(tables, Mapping) or not tables:
         raise _fail("tables", "expected a non-empty mapping name -> table")
     return {str(name): TableSpec.from_mapping(str(name), entry) for name, entry in tables.items()}
+
+
+@dataclasses.dataclass(frozen=True)
+class ReportSpec:
+    """A paper's reproduction report: title, citation, its tables in order, the deviations file."""
+
+    name: str
+    title: str
+    citation: str
+    tables: tuple[str, ...]
+    deviations: str
+
+    @classmethod
+    def from_mapping(cls, name: str, mapping: Any, tables: Mapping[str, TableSpec]) -> ReportSpec:
+        where = f"reports.{name}"
+        _check_keys(where, mapping, ["title", "citation", "tables", "deviations"], [])
+        listed = _strings(f"{where}.tables", mapping["tables"])
+        unknown = [t for t in listed if t not in tables]
+        if unknown:
+            raise _fail(f"{where}.tables", f"unknown table(s) {unknown}; defined: {', '.join(tables)}")
+        return cls(name=name, title=str(mapping["title"]), citation=str(mapping["citation"]), tables=listed,
+                   deviations=str(mapping["deviations"]))
+
+
+def load_report_specs(document: Mapping) -> dict[str, ReportSpec]:
+    """Every report of a parsed ``tables.yaml`` (its ``reports`` mapping), validated against its tables."""
+    tables = load_table_specs(document)
+    reports = document.get("reports", {}) or {}
+    if not isinstance(reports, Mapping):
+        raise _fail("reports", "expected a mapping name -> report")
+    return {str(name): ReportSpec.from_mapping(str(name), entry, tables) for name, entry in reports.items()}
+
+
+def _read(path) -> Mapping:
+    import yaml
+
+    with open(path, encoding="utf-8") as handle:
+        try:
+            return yaml.safe_load(handle)
+        except yaml.YAMLError as error:
+            raise ValueError(f"{path}: not valid YAML ({str(error).splitlines()[0]})") from None
+
+
+def read_table_specs(path) -> dict[str, TableSpec]:
+    """:func:`load_table_specs` of a YAML file (errors name the file's key paths)."""
+    return load_table_specs(_read(path))
+
+
+def read_report_specs(path) -> dict[str, ReportSpec]:
+    """:func:`load_report_specs` of a YAML file."""
+    return load_report_specs(_read(path))
