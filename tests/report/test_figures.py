@@ -1,5 +1,6 @@
 """Tests of geobayes.report.figures: the logistic-regression figure from a table's cells, written as PDF and PNG."""
 
+import dataclasses
 from pathlib import Path
 
 import matplotlib
@@ -64,3 +65,22 @@ def test_save_figure_skips_an_absent_copy_and_checks_every_suffix_before_writing
     assert not (tmp_path / "first.pdf").exists()
     with pytest.raises(ValueError, match="no destination"):
         save_figure(fig, None)
+
+
+def test_leaderboard_figure_has_a_panel_per_distance_and_the_floor_band():
+    from geobayes.report.leaderboard_figure import leaderboard_figure
+
+    records = [({"stage": "evaluation", "posterior": p, "anchor": "euclidean", "method": m, "repetition": k,
+                 metric: w * (1 + 0.1 * k), "n_samples": 100, "n_failed": 0}, "e")
+               for p, metric in (("d2-gaussian", "wasserstein1"), ("neal-funnel", "wasserstein2"))
+               for m, w in (("ela", 0.3), ("wg", 0.05)) for k in range(2)]
+    records += [({"stage": "floor", "posterior": p, "method": "floor", "repetition": k, metric: 0.05,
+                  "n_samples": 100, "n_failed": 0}, "e")
+                for p, metric in (("d2-gaussian", "wasserstein1"), ("neal-funnel", "wasserstein2")) for k in range(2)]
+    spec = read_table_specs(RESOURCES / "tables.yaml")["leaderboard"]
+    cells = table_cells(dataclasses.replace(spec, experiments=("e",)), tidy_frame(records))
+    fig = leaderboard_figure(cells)
+    assert len(fig.axes) == 2 and all(ax.get_xscale() == "log" for ax in fig.axes)
+    assert all(len(ax.collections) == 1 for ax in fig.axes)  # one floor band per posterior
+    with pytest.raises(ValueError, match="hold no distance"):
+        leaderboard_figure(cells[cells["metric"] == "T"])
