@@ -35,6 +35,25 @@ SNELSON_SPLIT_FILES = {
 WG_TIMING = config["wg_timing"]
 
 
+def _use_compilation_cache(directory):
+    """Point every job's JAX at one persistent compilation cache (config `compilation_cache`).
+
+    Jobs inherit the environment of the Snakemake process that parsed this file (on a cluster
+    the job step parses it again), so setting it here reaches every script without a line in
+    each. Every compilation is cached, not only those over JAX's default 1 s. Concurrent jobs
+    are safe: JAX writes an entry whole or a reader that finds a partial one warns and
+    compiles. A variable the user exported wins.
+    """
+    if directory is None:
+        return
+    os.environ.setdefault("JAX_COMPILATION_CACHE_DIR", os.path.abspath(directory))
+    os.environ.setdefault("JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS", "0")
+    os.environ.setdefault("JAX_PERSISTENT_CACHE_MIN_ENTRY_SIZE_BYTES", "0")
+
+
+_use_compilation_cache(config["compilation_cache"])
+
+
 # On a cluster (profiles/slurm) downloads run on the submitting node: compute nodes often
 # have no internet, and a download takes seconds. Local runs are unaffected.
 localrules:
