@@ -430,6 +430,7 @@ def scale():
         "samples": config["approximation"]["samples"],
         "repetitions": config["approximation"]["repetitions"],
         "reference_draws": reference_draws(),
+        "exact_draws": config["reference"]["exact_draws"],
     }
 
 def first_seed_samples(posterior, anchors, methods):
