@@ -113,13 +113,16 @@ def monte_carlo_floor(
     (:func:`~geobayes.metrics.wasserstein2`).
 
     What it estimates: the distance that an exact sampler drawing ``size_a`` independent draws
-    from the reference's distribution would score against ``size_b`` reference draws, i.e. one
-    draw of :math:`W(\\hat\\mu_{n_A}, \\hat\\mu'_{n_B})` for two independent empirical measures of
-    the same distribution. At equal sizes (``n_A = n_B``) it is the expected W between two
-    exact samplers of that size. Averaged over repetitions (different keys) it is an unbiased
+    from the reference's distribution would score against ``size_b`` reference draws. For
+    independent reference draws (an exact reference) it is one draw of
+    :math:`W(\\hat\\mu_{n_A}, \\hat\\mu'_{n_B})` for two independent empirical measures of the
+    same distribution. At equal sizes (``n_A = n_B``) its expectation is the expected W between
+    two exact samplers of that size. Its mean over repetitions (different keys) is an unbiased
     estimate of that expectation, which is positive and shrinks as the sizes grow (for W1 in
     R^D like ``n^(-1/2)`` for D = 1 and ``n^(-1/D)`` for D >= 3; Fournier & Guillin 2015,
     Thm. 1), so a floor belongs to its sizes and cannot be carried to another ``n`` or ``R``.
+    Repetitions of the floor, like the evaluation's repetitions, share one reference, so their
+    spread is the spread given that reference (it leaves out the reference's own variation).
 
     Bias relative to an evaluation: an evaluation compares ``n`` draws with all ``R`` reference
     draws, the floor with only ``R - n`` (or ``R / 2``), so the floor is somewhat larger than
