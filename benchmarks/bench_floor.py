@@ -46,8 +46,8 @@ def main(argv=None) -> int:
     import numpy as np
 
     from geobayes.io import provenance, save_json
-    from geobayes.metrics import monte_carlo_floor, wasserstein1
-    from geobayes.metrics.monte_carlo_floor import split_reference
+    from geobayes.metrics import wasserstein1
+    from geobayes.metrics.monte_carlo_floor import monte_carlo_floor, split_reference
     from geobayes.random import derive_key
 
     load_start, t_start = os.getloadavg(), time.perf_counter()

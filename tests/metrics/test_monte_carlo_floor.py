@@ -5,8 +5,8 @@ import math
 import numpy as np
 import pytest
 
-from geobayes.metrics import monte_carlo_floor, wasserstein1_1d
-from geobayes.metrics.monte_carlo_floor import DISTANCES, floor_sizes, split_reference
+from geobayes.metrics import wasserstein1_1d
+from geobayes.metrics.monte_carlo_floor import DISTANCES, floor_sizes, monte_carlo_floor, split_reference
 from geobayes.random import derive_key
 
 BIG = 1e10  # the paper's numItermax

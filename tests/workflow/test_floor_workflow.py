@@ -48,8 +48,8 @@ def test_floor_files_plan_every_sample_count(tmp_path):
         shutil.copytree(REPO / part, work / part, ignore=ignore, symlinks=True)
     snakefile = (REPO / "Snakefile").read_text()
     experiments = ", ".join(repr(e) for e in EXPERIMENTS)
-    (work / "Snakefile").write_text(
-        snakefile + f"\n\nrule floor_check:\n    input:\n        [f for e in ({experiments}) for f in floor_files(e)],\n")
+    collect = f"[f for e in ({experiments}) for f in floor_files(e)]"
+    (work / "Snakefile").write_text(snakefile + f"\n\nrule floor_check:\n    input:\n        {collect},\n")
     result = subprocess.run([SNAKEMAKE, "-n", "--configfile", "config/tiny.yaml", "--", "floor_check"], cwd=work,
                             env=dict(os.environ, GEOBAYES_DATA_MIRROR=str(MIRROR)), capture_output=True, text=True,
                             timeout=900)
