@@ -398,11 +398,12 @@ def experiment_evaluations(experiment, methods=None):
 
 
 def summary_inputs(wildcards):
-    """Result records summarised for experiment {experiment}: its evaluations and the timings of
-    its posteriors (each becomes tidy rows, geobayes.report.tidy)."""
+    """Result records summarised for experiment {experiment}: its evaluations, the Monte Carlo
+    floors of its posteriors (floor_common.smk) and their timings (each becomes tidy rows,
+    geobayes.report.tidy)."""
     posteriors = set(experiment_posteriors(wildcards.experiment))
     timings = [f for f in timing_files() if f.split("/")[2] in posteriors]
-    return experiment_evaluations(wildcards.experiment) + timings
+    return experiment_evaluations(wildcards.experiment) + floor_files(wildcards.experiment) + timings
 
 
 def reference_size(posterior):
