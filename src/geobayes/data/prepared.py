@@ -55,17 +55,18 @@ def register_dataset(name: str, arrays: tuple[str, ...], description: str = "") 
     return spec
 
 
-#: Modules that register the built-in data sets (imported on first lookup).
-BUILTIN_MODULES = ("banana", "banana_classification", "glm_subsets", "linear_gaussian", "logistic_growth", "logreg",
-                   "sine_regression", "snelson", "synthetic_regression", "usps")
-
-
 def dataset_spec(name: str) -> DatasetSpec:
-    """The registered data set ``name`` (KeyError listing the registered ones)."""
-    import importlib
+    """The registered data set ``name`` (KeyError listing the registered ones).
 
-    for module in BUILTIN_MODULES:
-        importlib.import_module(f"geobayes.data.{module}")
+    Every module of :mod:`geobayes.data` is imported first, so each registers its data sets
+    (a new data set's module needs no list entry anywhere)."""
+    import importlib
+    import pkgutil
+
+    import geobayes.data
+
+    for module in pkgutil.iter_modules(geobayes.data.__path__):
+        importlib.import_module(f"geobayes.data.{module.name}")
     if name not in _DATASETS:
         raise KeyError(f"unknown data set {name!r}; registered: {', '.join(sorted(_DATASETS))}")
     return _DATASETS[name]
