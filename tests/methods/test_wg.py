@@ -45,6 +45,7 @@ from geobayes.models import (
 from geobayes.models.kernels import squared_exponential_kernel
 from geobayes.optimize import anchor_objective, find_map
 from geobayes.posterior import Posterior
+from geobayes.settings import from_mapping
 from geobayes.target import Target
 from geobayes.targets import Funnel, Rosenbrock, Squiggle
 
@@ -544,6 +545,6 @@ def test_exp_map_settings_reject_bad_values_naming_the_config_key(overrides, key
 
 
 def test_exp_map_settings_from_config_converts_numbers():
-    settings = ExpMapSettings.from_config({"solver": "newton", "rtol": "1e-9", "atol": 1, "max_steps": 12.0,
-                                           "residual_tol": "1e-5"})
+    settings = from_mapping(ExpMapSettings, {"solver": "newton", "rtol": "1e-9", "atol": 1, "max_steps": 12.0,
+                                             "residual_tol": "1e-5"}, "approximation.wrapped_gaussian")
     assert settings == ExpMapSettings(solver="newton", rtol=1e-9, atol=1.0, max_steps=12, residual_tol=1e-5)

@@ -4,7 +4,14 @@
   (Yu et al. 2024, Supp. 15.6).
 * :func:`wasserstein2` — exact Wasserstein-2 distance (Hartmann et al. 2026, Sec. 6).
 * :func:`wasserstein1_1d` — 1-D Wasserstein-1 distance (Yu et al. 2024, Fig. 3).
+
+:data:`DISTANCES` names the distances an evaluation can compute (config key ``wasserstein``).
 """
+
+#: Distances of an approximation's draws to the reference (config ``experiments.<e>.wasserstein``):
+#: ``full`` exact W1 in R^D (Yu et al. 2024, Supp. 15.6), ``first_coordinate`` 1-D W1 of the first
+#: coordinate (Yu et al. 2024, Fig. 3), ``w2`` exact W2 (Hartmann et al. 2026, Sec. 6).
+DISTANCES = ("full", "first_coordinate", "w2")
 
 from geobayes.metrics.wasserstein import (
     WassersteinNotConvergedError,
@@ -13,4 +20,4 @@ from geobayes.metrics.wasserstein import (
     wasserstein2,
 )
 
-__all__ = ["WassersteinNotConvergedError", "wasserstein1", "wasserstein1_1d", "wasserstein2"]
+__all__ = ["DISTANCES", "WassersteinNotConvergedError", "wasserstein1", "wasserstein1_1d", "wasserstein2"]
