@@ -392,7 +392,7 @@ def test_schema_name_lists_are_the_library_registries():
     """Adding a method = its module + one REGISTRY entry + this $defs list (checked here)."""
     import dataclasses
 
-    from geobayes.methods import GENERAL_METHOD_NAMES, METHOD_NAMES, REGISTRY, get_method
+    from geobayes.methods import GENERAL_METHOD_NAMES, METHOD_NAMES, REGISTRY
     from geobayes.metrics import DISTANCES
     from geobayes.optimize import ANCHORS
 

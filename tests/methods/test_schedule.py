@@ -90,7 +90,7 @@ def test_draws_do_not_depend_on_the_schedule(method, config, which, raw_ripley, 
     for schedule in SCHEDULES:
         options = {**config, "schedule": {"chunk_size": schedule.chunk_size or 0,
                                           "sort_by_difficulty": schedule.sort_by_difficulty}}
-        approximation = get_method(method).fit(posterior, options, key, mode=mode).approximation
+        approximation = get_method(method).fit(posterior, method_config(method, options), key, mode=mode).approximation
         assert approximation.schedule == schedule
         if method == "rla_blog":
             assert approximation.log_map.batch_size == (schedule.chunk_size or 0)
@@ -101,13 +101,14 @@ def test_draws_do_not_depend_on_the_schedule(method, config, which, raw_ripley, 
         else:
             assert_same_draws(reference, draws)
     # The public call without a schedule still works (the fitted one is used).
-    assert_same_draws(reference, get_method(method).fit(posterior, config, key, mode=mode).approximation.sample(key, n))
+    fitted = get_method(method).fit(posterior, method_config(method, config), key, mode=mode)
+    assert_same_draws(reference, fitted.approximation.sample(key, n))
 
 
 def test_exp_map_keeps_failures_and_step_counts_in_order_for_every_chunk_size(raw_ripley):
     # A step cap inside the step-count range: some solves fail (code 1), the rest succeed.
     posterior, mode = raw_ripley
-    approximation = get_method("rla_b").fit(posterior, {}, None, mode=mode).approximation
+    approximation = get_method("rla_b").fit(posterior, method_config("rla_b"), None, mode=mode).approximation
     n = 12
     velocities = approximation.tangent.sample_velocities(jax.random.PRNGKey(3), n)
     ode = OdeSettings(max_steps=6)
