@@ -6,6 +6,8 @@ import csv
 import functools
 import os
 import re
+
+import yaml
 from pathlib import Path
 
 REPO = Path(workflow.basedir)
@@ -31,6 +33,25 @@ SNELSON_SPLIT_FILES = {
     "drop23": ["snelson/snelson.npz"],
 }
 WG_TIMING = config["wg_timing"]
+
+
+def _use_compilation_cache(directory):
+    """Point every job's JAX at one persistent compilation cache (config `compilation_cache`).
+
+    Jobs inherit the environment of the Snakemake process that parsed this file (on a cluster
+    the job step parses it again), so setting it here reaches every script without a line in
+    each. Every compilation is cached, not only those over JAX's default 1 s. Concurrent jobs
+    are safe: JAX writes an entry whole or a reader that finds a partial one warns and
+    compiles. A variable the user exported wins.
+    """
+    if directory is None:
+        return
+    os.environ.setdefault("JAX_COMPILATION_CACHE_DIR", os.path.abspath(directory))
+    os.environ.setdefault("JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS", "0")
+    os.environ.setdefault("JAX_PERSISTENT_CACHE_MIN_ENTRY_SIZE_BYTES", "0")
+
+
+_use_compilation_cache(config["compilation_cache"])
 
 
 # On a cluster (profiles/slurm) downloads run on the submitting node: compute nodes often
@@ -377,8 +398,12 @@ def experiment_evaluations(experiment, methods=None):
 
 
 def summary_inputs(wildcards):
-    """Evaluation files collected by the summary of experiment {experiment}."""
-    return experiment_evaluations(wildcards.experiment)
+    """Result records summarised for experiment {experiment}: its evaluations, the Monte Carlo
+    floors of its posteriors (floor_common.smk) and their timings (each becomes tidy rows,
+    geobayes.report.tidy)."""
+    posteriors = set(experiment_posteriors(wildcards.experiment))
+    timings = [f for f in timing_files() if f.split("/")[2] in posteriors]
+    return experiment_evaluations(wildcards.experiment) + floor_files(wildcards.experiment) + timings
 
 
 def reference_size(posterior):
@@ -406,6 +431,7 @@ def scale():
         "samples": config["approximation"]["samples"],
         "repetitions": config["approximation"]["repetitions"],
         "reference_draws": reference_draws(),
+        "exact_draws": config["reference"]["exact_draws"],
     }
 
 def first_seed_samples(posterior, anchors, methods):
@@ -413,29 +439,40 @@ def first_seed_samples(posterior, anchors, methods):
     return expand("results/approximation/{posterior}/{anchor}/{method}/seed0/samples.npz",
                   posterior=posterior, anchor=anchors, method=methods)
 
-def reproduction_inputs(wildcards):
-    """Everything the reproduction report of Yu et al. (2024) tabulates."""
-    inputs = {
-        "logreg_summary": "results/summary/logreg.csv",
-        "logreg_paper": str(PAPER_VALUES / "yu2024_table2.csv"),
-        "banana_summary": "results/summary/banana.csv",
-        "banana_paper": str(PAPER_VALUES / "yu2024_table1.csv"),
-        "timing": "tables/timing.csv",
-        "timing_paper": str(PAPER_VALUES / "yu2024_table4.csv"),
-        "squiggle_summary": "results/summary/squiggle.csv",
-        "squiggle_paper": str(PAPER_VALUES / "yu2024_squiggle_evaluations.csv"),
-        "deviations": str(REPO / "workflow" / "resources" / "yu2024_deviations.md"),
-    }
-    if LOGREG["empirical_fisher_datasets"]:
-        inputs["empirical_fisher_paper"] = str(PAPER_VALUES / "yu2024_table6.csv")
-    return inputs
+TABLES_FILE = str(REPO / "workflow" / "resources" / "tables.yaml")
+with open(TABLES_FILE) as _handle:
+    _TABLES_DOCUMENT = yaml.safe_load(_handle)
+# The specs are validated here, so a typo in tables.yaml stops the run before any job.
+from geobayes.report.table_spec import load_report_specs, load_table_specs
+
+load_report_specs(_TABLES_DOCUMENT)
+TABLES = load_table_specs(_TABLES_DOCUMENT)
+REPORTS = _TABLES_DOCUMENT.get("reports", {})
+#: Experiments with W-evaluated approximations (their tidy summaries make results/summary/all.csv).
+SUMMARISED_EXPERIMENTS = sorted({e for spec in TABLES.values() for e in spec.experiments})
+
+
+def table_summaries(spec):
+    """Tidy summaries a table reads."""
+    return [f"results/summary/{experiment}.csv" for experiment in spec.experiments]
+
+
+def table_paper_files(spec):
+    """Paper-values files a table puts beside ours."""
+    return [str(PAPER_VALUES / name) for name in spec.paper]
+
+
+def yu2024_tables():
+    """Yu et al. (2024)'s tables whose rows this configuration runs (Table 6 only with its data sets)."""
+    names = ["yu2024_table1", "yu2024_table2", "yu2024_table4", "yu2024_squiggle_evaluations"]
+    return names + (["yu2024_table6"] if LOGREG["empirical_fisher_datasets"] else [])
+
 
 def final_targets():
     """Every table, figure and report of the configured experiments (rule all)."""
-    targets = ["tables/logreg.tex", "tables/logreg_vs_paper.tex", "figures/logreg.pdf", "figures/logreg.png",
-               "tables/timing.tex", "tables/banana.tex", "reports/yu2024_reproduction.md"]
-    if LOGREG["empirical_fisher_datasets"]:
-        targets += ["tables/empirical_fisher.tex", "tables/empirical_fisher_vs_paper.tex"]
+    targets = [f"tables/{name}.tex" for name in [*yu2024_tables(), "leaderboard"]]
+    targets += ["figures/logreg.pdf", "figures/logreg.png", "figures/leaderboard.pdf", "reports/yu2024_reproduction.md",
+                "results/summary/all.csv"]
     if 2 in EXPERIMENTS["gaussian"]["dims"]:
         targets += ["figures/gaussian_2d.pdf", "figures/gaussian_bias_vs_dimension.pdf"]
     for experiment in ("squiggle", "funnel", "banana"):
@@ -500,6 +537,8 @@ wildcard_constraints:
     experiment="|".join(EXPERIMENTS),
     seed=r"\d+",
     inputs="standardised|raw",
+    table="|".join(TABLES),
+    report="|".join(REPORTS),
 
 
 # ---- Bayesian neural networks on Snelson's data (Yu et al. 2024; Bergamin et al. 2023; Hartmann et al. 2026) ----

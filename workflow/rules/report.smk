@@ -1,7 +1,8 @@
 # Summaries, tables, figures and the reproduction report of Yu et al. (2024).
 rule summarise:
     input:
-        evaluations=summary_inputs,
+        results=summary_inputs,
+        code=library_closure("report.tidy"),
     output:
         "results/summary/{experiment}.csv",
     log:
@@ -18,74 +19,83 @@ rule summarise:
         "../scripts/summarise.py"
 
 
-# Table 2 (logistic regression) and Table 6 (empirical Fisher) share one script.
-rule table_logreg:
+rule summarise_all:
     input:
-        summary="results/summary/logreg.csv",
-        paper=str(PAPER_VALUES / "yu2024_table2.csv"),
-        code=library_closure("report.logreg_table", "report.paper_values"),
+        summaries=expand("results/summary/{experiment}.csv", experiment=SUMMARISED_EXPERIMENTS),
+        code=library_closure("report.tidy"),
     output:
-        tex="tables/logreg.tex",
-        csv="tables/logreg.csv",
-        comparison_tex="tables/logreg_vs_paper.tex",
-        comparison_csv="tables/logreg_vs_paper.csv",
-    params:
-        methods=LOGREG["methods"],
-        anchor=LOGREG["anchors"][0],
-        scale=lambda wildcards: scale(),
+        "results/summary/all.csv",
     log:
-        "logs/report/table_logreg.log",
-    benchmark:
-        "logs/benchmarks/report/table_logreg.tsv"
+        "logs/report/summarise_all.log",
     resources:
-        mem_mb=500,
+        mem_mb=1000,
         runtime=5,
     threads: 1
     conda:
         ENV
     script:
-        "../scripts/table_logreg.py"
+        "../scripts/concatenate_summaries.py"
 
 
-rule table_empirical_fisher:
+# Any table of workflow/resources/tables.yaml: tables/<name>.{tex,md,csv}.
+rule table:
     input:
-        summary="results/summary/logreg.csv",
-        paper=str(PAPER_VALUES / "yu2024_table6.csv"),
-        code=library_closure("report.logreg_table", "report.paper_values"),
+        summaries=lambda wildcards: table_summaries(TABLES[wildcards.table]),
+        paper=lambda wildcards: table_paper_files(TABLES[wildcards.table]),
+        spec=TABLES_FILE,
+        code=library_closure("report.tables", "report.paper_values"),
     output:
-        tex="tables/empirical_fisher.tex",
-        csv="tables/empirical_fisher.csv",
-        comparison_tex="tables/empirical_fisher_vs_paper.tex",
-        comparison_csv="tables/empirical_fisher_vs_paper.csv",
+        tex="tables/{table}.tex",
+        md="tables/{table}.md",
+        csv="tables/{table}.csv",
     params:
-        methods=["rla_ef"],
-        anchor=LOGREG["anchors"][0],
         scale=lambda wildcards: scale(),
     log:
-        "logs/report/table_empirical_fisher.log",
-    benchmark:
-        "logs/benchmarks/report/table_empirical_fisher.tsv"
+        "logs/report/table_{table}.log",
     resources:
-        mem_mb=500,
+        mem_mb=1000,
         runtime=5,
     threads: 1
     conda:
         ENV
     script:
-        "../scripts/table_logreg.py"
+        "../scripts/render_table.py"
+
+
+# A paper's reproduction report: its tables beside the paper's values, compared.
+rule reproduction_report:
+    input:
+        summaries=lambda wildcards: sorted({s for t in REPORTS[wildcards.report]["tables"]
+                                            for s in table_summaries(TABLES[t])}),
+        paper=lambda wildcards: sorted({p for t in REPORTS[wildcards.report]["tables"]
+                                        for p in table_paper_files(TABLES[t])}),
+        deviations=lambda wildcards: str(REPO / "workflow" / "resources" / REPORTS[wildcards.report]["deviations"]),
+        spec=TABLES_FILE,
+        code=library_closure("report.reproduction_report", "report.paper_values"),
+    output:
+        "reports/{report}_reproduction.md",
+    params:
+        scale=lambda wildcards: scale(),
+    log:
+        "logs/report/reproduction_report_{report}.log",
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    threads: 1
+    conda:
+        ENV
+    script:
+        "../scripts/render_report.py"
 
 
 rule figure_logreg:
     input:
-        summary="results/summary/logreg.csv",
-        paper=str(PAPER_VALUES / "yu2024_table2.csv"),
-        code=library_closure("report.figures", "report.logreg_table", "report.paper_values"),
+        cells="tables/yu2024_table2.csv",
+        spec=TABLES_FILE,
+        code=library_closure("report.figures"),
     output:
         pdf=report("figures/logreg.pdf", caption="../report/logreg.rst", category="Logistic regression"),
         png="figures/logreg.png",
-    params:
-        methods=LOGREG["methods"],
-        anchor=LOGREG["anchors"][0],
     log:
         "logs/report/figure_logreg.log",
     benchmark:
@@ -98,53 +108,6 @@ rule figure_logreg:
         ENV
     script:
         "../scripts/figure_logreg.py"
-
-
-rule table_timing:
-    input:
-        timings=timing_files(),
-        paper=str(PAPER_VALUES / "yu2024_table4.csv"),
-        code=library_closure("report.timing_table", "report.paper_values"),
-    output:
-        tex="tables/timing.tex",
-        csv="tables/timing.csv",
-    log:
-        "logs/report/table_timing.log",
-    benchmark:
-        "logs/benchmarks/report/table_timing.tsv"
-    resources:
-        mem_mb=500,
-        runtime=5,
-    threads: 1
-    conda:
-        ENV
-    script:
-        "../scripts/table_timing.py"
-
-
-rule table_banana:
-    input:
-        summary="results/summary/banana.csv",
-        paper=str(PAPER_VALUES / "yu2024_table1.csv"),
-        code=library_closure("report.banana_table", "report.paper_values"),
-    output:
-        tex="tables/banana.tex",
-        csv="tables/banana.csv",
-    params:
-        methods=EXPERIMENTS["banana"]["methods"],
-        scale=lambda wildcards: {**scale(), "reference_draws": reference_draws("yu2024-banana")},
-    log:
-        "logs/report/table_banana.log",
-    benchmark:
-        "logs/benchmarks/report/table_banana.tsv"
-    resources:
-        mem_mb=500,
-        runtime=5,
-    threads: 1
-    conda:
-        ENV
-    script:
-        "../scripts/table_banana.py"
 
 
 rule figure_gaussian:
@@ -234,25 +197,20 @@ rule figure_banana:
         "../scripts/figure_banana.py"
 
 
-rule reproduction_report:
+rule figure_leaderboard:
     input:
-        unpack(reproduction_inputs),
-        code=library_closure("report.reproduction_report", "report.comparison", "report.paper_values"),
+        cells="tables/leaderboard.csv",
+        code=library_closure("report.leaderboard_figure", "report.figures"),
     output:
-        "reports/yu2024_reproduction.md",
-    params:
-        scale=lambda wildcards: scale(),
-        exact_draws=config["reference"]["exact_draws"],
-        logreg_anchor=LOGREG["anchors"][0],
+        pdf="figures/leaderboard.pdf",
+        png="figures/leaderboard.png",
     log:
-        "logs/report/reproduction_report.log",
-    benchmark:
-        "logs/benchmarks/report/reproduction_report.tsv"
+        "logs/report/figure_leaderboard.log",
     resources:
-        mem_mb=500,
+        mem_mb=1000,
         runtime=5,
     threads: 1
     conda:
         ENV
     script:
-        "../scripts/reproduction_report.py"
+        "../scripts/figure_leaderboard.py"

@@ -7,14 +7,14 @@ from pathlib import Path
 import jax
 import jax.numpy as jnp
 import numpy as np
-import pandas as pd
 
 from geobayes.io import load_npz
 from geobayes.pipeline.posteriors import build_posterior
 from geobayes.pipeline.step import logged_to
 from geobayes.posterior import split_posterior_name
 from geobayes.report.figures import save_figure, set_style
-from geobayes.report.logreg_table import method_label
+from geobayes.methods.labels import method_label
+from geobayes.report.tidy import load_tidy, wide
 from geobayes.report.sample_panels import Panel, sample_panels_figure
 
 #: Axes ranges and contour levels of the paper's plotting code (notes Secs. 2.2-2.4).
@@ -40,7 +40,7 @@ with logged_to(smk.log[0]) as log:
     xlim, ylim, levels = settings.get(setting, settings.get(None))
     if target.dim != 2:
         raise ValueError(f"{name}: sample panels need a 2-D target, got D = {target.dim}")
-    summary = pd.read_csv(smk.input.summary)
+    summary = wide(load_tidy(smk.input.summary))
     summary = summary[summary["posterior"] == name]
     anchors = list(smk.params.anchors)
     panels = []

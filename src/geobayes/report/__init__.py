@@ -1,27 +1,13 @@
-"""Tables and figures of the reproduction, and the published values they are compared with.
+"""One results layer for every paper: tidy results, paper values, declarative tables, reports.
 
-* :mod:`geobayes.report.paper_values` — load the transcribed paper tables
-  (``workflow/resources/paper_values/*.csv``).
-* :mod:`geobayes.report.logreg_table` — Yu et al. (2024), Table 2 (Bayesian logistic
-  regression): aggregation over seeds, the LaTeX table, and ours-vs-paper comparison.
-* :mod:`geobayes.report.figures` — matplotlib figures (Agg backend); imported on its own
-  so that table rules do not load matplotlib.
+* :mod:`geobayes.report.tidy` — every measured number as a long row (experiment, posterior,
+  anchor, method, repetition, metric, value, failures).
+* :mod:`geobayes.report.paper_values` — the one loader of the transcribed paper values, in
+  the same long form.
+* :mod:`geobayes.report.table_spec` / :mod:`geobayes.report.tables` — a table is a validated
+  spec entry (``workflow/resources/tables.yaml``) rendered to LaTeX, Markdown and CSV.
+* :mod:`geobayes.report.comparison` — the one ours-vs-paper comparison.
+* :mod:`geobayes.report.reproduction_report` — a paper's report from its table specs.
+* :mod:`geobayes.report.figures` — figure style and the atomic figure saver (Agg backend);
+  imported on its own so that table rules do not load matplotlib.
 """
-
-from geobayes.report.logreg_table import (
-    aggregate_logreg,
-    comparison_latex,
-    load_summary,
-    logreg_comparison,
-    logreg_table_latex,
-)
-from geobayes.report.paper_values import load_paper_values
-
-__all__ = [
-    "aggregate_logreg",
-    "comparison_latex",
-    "load_paper_values",
-    "load_summary",
-    "logreg_comparison",
-    "logreg_table_latex",
-]

@@ -25,7 +25,7 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import NullFormatter
 
 import geobayes.report.figures  # noqa: F401  (selects the Agg backend, as every figure module does)
-from geobayes.report.logreg_table import method_label
+from geobayes.methods.labels import method_label
 
 __all__ = [
     "SCALABILITY_COLUMNS",

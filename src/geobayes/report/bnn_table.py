@@ -35,7 +35,7 @@ import numpy as np
 import pandas as pd
 
 from geobayes.io import save_csv, save_text
-from geobayes.report.logreg_table import method_label
+from geobayes.methods.labels import method_label
 from geobayes.report.paper_values import PAPER_VALUE_COLUMNS
 from geobayes.report.wg_glm_table import read_cited_csv
 

@@ -21,7 +21,7 @@ from matplotlib.ticker import MaxNLocator
 from scipy.stats import norm
 
 import geobayes.report.figures  # noqa: F401  (selects the Agg backend, as every figure module does)
-from geobayes.report.logreg_table import METHOD_LABELS, method_label
+from geobayes.methods.labels import METHOD_LABELS, method_label
 from geobayes.report.sample_panels import SAMPLE_COLOUR, check_points, draw_target_contours, thin_rows
 
 __all__ = [

@@ -32,7 +32,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from geobayes.report.logreg_table import method_label
+from geobayes.methods.labels import method_label
 from geobayes.report.wg_glm_table import (
     CELL_LABELS,
     DATASET_LABELS,

@@ -22,7 +22,7 @@ from collections.abc import Iterable, Mapping
 
 import pandas as pd
 
-from geobayes.report.logreg_table import method_label
+from geobayes.methods.labels import method_label
 
 __all__ = ["TIMED_METHODS", "WG_TIMING_COLUMNS", "RATIO_RTOL", "wg_timing_frame", "wg_timing_table_latex"]
 

@@ -1,0 +1,18 @@
+"""Display labels of the approximation methods, next to their registry names."""
+
+from __future__ import annotations
+
+__all__ = ["METHOD_LABELS", "method_label"]
+
+#: Registry name -> label as the papers print it (Yu et al. 2024; Bergamin et al. 2023;
+#: Hartmann et al. 2026); ``floor`` is the Monte Carlo floor of a reference against itself.
+METHOD_LABELS = {
+    "ela": "ELA", "rla_b": "RLA-B", "rla_blog": "RLA-BLog", "rla_f": "RLA-F", "rla_ef": "RLA-EF", "wg": "WG",
+    "lin_ela": "lin-LA", "lin_rla_b": "lin-riem-LA", "rla_b_batched": "riem-LA (batch)",
+    "lin_rla_b_batched": "lin-riem-LA (batch)", "nuts": "NUTS", "floor": "MC floor",
+}
+
+
+def method_label(method: str) -> str:
+    """Display label of a method (``rla_blog`` -> ``RLA-BLog``); unknown names upper-cased."""
+    return METHOD_LABELS.get(method, method.upper().replace("_", "-"))

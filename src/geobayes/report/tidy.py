@@ -1,0 +1,198 @@
+"""Tidy results: every number the pipeline measures as one long row.
+
+A row is one metric of one run: ``experiment, posterior, anchor, method, repetition, metric,
+value`` plus the failure count and sample count of the run it came from (``n_failed``,
+``n_samples``), so a failure is never separated from the number it qualifies. Every table,
+figure and notebook reads this one shape (``results/summary/<experiment>.csv`` and their
+concatenation ``results/summary/all.csv``); nothing downstream parses sidecars again.
+
+The rows come from the JSON sidecars of the pipeline's stages through one declarative map per
+stage (:data:`STAGE_METRICS`): which sidecar field becomes which metric. A stage without a
+repetition (a timing) or an anchor writes an empty key, read back as missing.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["KEY_COLUMNS", "TIDY_COLUMNS", "STAGE_METRICS", "tidy_rows", "tidy_frame", "load_tidy",
+           "wide", "aggregate"]
+
+#: Columns that identify a run (``anchor`` and ``repetition`` may be missing for a stage
+#: that has none, e.g. a timing).
+KEY_COLUMNS = ("experiment", "posterior", "anchor", "method", "repetition")
+
+#: Columns of a tidy results table, in order.
+TIDY_COLUMNS = (*KEY_COLUMNS, "metric", "value", "n_samples", "n_failed")
+
+#: Sidecar field -> metric name, per stage (the sidecar's ``stage``). A field absent or null in a
+#: sidecar gives no row (e.g. a distance the experiment does not configure).
+STAGE_METRICS: Mapping[str, Mapping[str, str]] = {
+    # workflow/scripts/evaluate.py: exact distances to the reference and the run's cost
+    "evaluation": {"wasserstein1": "wasserstein1", "wasserstein1_first": "wasserstein1_first",
+                   "wasserstein2": "wasserstein2", "T": "T", "mean_steps": "mean_steps",
+                   "failed_fraction": "failed_fraction", "max_residual": "max_residual"},
+    # workflow/rules/floor.smk: the same distances between two disjoint parts of the reference
+    "floor": {"wasserstein1": "wasserstein1", "wasserstein1_first": "wasserstein1_first",
+              "wasserstein2": "wasserstein2"},
+    # workflow/scripts/time_sampling.py: seconds per sample one at a time and batched
+    "timing": {"per_sample_s": "seconds_per_sample", "batched_s_per_sample": "batched_seconds_per_sample",
+               "ratio": "sequential_over_batched"},
+}
+
+#: Method name of the Monte Carlo floor rows (a reference against itself).
+FLOOR_METHOD = "floor"
+
+
+def _key(record: Mapping, name: str, default):
+    value = record.get(name, default)
+    return default if value is None else value
+
+
+def tidy_rows(record: Mapping, experiment: str) -> list[dict]:
+    """The long rows of one sidecar.
+
+    Parameters
+    ----------
+    record : mapping
+        A decoded JSON sidecar with a ``stage`` of :data:`STAGE_METRICS` and the fields
+        ``posterior`` and ``method`` (``anchor``, ``repetition``, ``n_samples``, ``n_failed``
+        where the stage has them).
+    experiment : str
+        The experiment the run belongs to.
+
+    Returns
+    -------
+    list of dict
+        One row per metric field present (not null) in the record, keyed by
+        :data:`TIDY_COLUMNS`.
+
+    Raises
+    ------
+    ValueError
+        If the stage is unknown or a key field is missing, naming both.
+    """
+    stage = record.get("stage")
+    if stage not in STAGE_METRICS:
+        raise ValueError(f"sidecar stage {stage!r} has no tidy form; known stages: {', '.join(STAGE_METRICS)}")
+    missing = [name for name in ("posterior", "method") if record.get(name) is None]
+    if missing:
+        raise ValueError(f"{stage} sidecar lacks the key fields {missing}")
+    n_samples = _key(record, "n_samples", _key(record, "n_batched", None))
+    n_failed = _key(record, "n_failed", _key(record, "failed_batched", None))
+    keys = {"experiment": experiment, "posterior": record["posterior"], "anchor": _key(record, "anchor", ""),
+            "method": record["method"], "repetition": _key(record, "repetition", "")}
+    rows = []
+    for field, metric in STAGE_METRICS[stage].items():
+        value = record.get(field)
+        if value is None:
+            continue
+        rows.append({**keys, "metric": metric, "value": float(value), "n_samples": n_samples, "n_failed": n_failed})
+    return rows
+
+
+def tidy_frame(records: Iterable[tuple[Mapping, str]]) -> pd.DataFrame:
+    """Tidy table of many ``(sidecar, experiment)`` pairs, sorted by its keys and metric.
+
+    A ``NaN`` value is kept (e.g. a distance with every sample failed): its row still carries
+    the failure count, so tables can print ``n/a`` beside it.
+    """
+    rows = [row for record, experiment in records for row in tidy_rows(record, experiment)]
+    frame = pd.DataFrame(rows, columns=list(TIDY_COLUMNS))
+    return _normalised(frame)
+
+
+def _normalised(frame: pd.DataFrame) -> pd.DataFrame:
+    frame = frame.copy()
+    for column in ("experiment", "posterior", "anchor", "method", "metric"):
+        frame[column] = frame[column].fillna("").astype(str)
+    frame["repetition"] = pd.to_numeric(frame["repetition"].replace("", np.nan), errors="raise").astype("Int64")
+    for column in ("n_samples", "n_failed"):
+        frame[column] = pd.to_numeric(frame[column], errors="raise").astype("Int64")
+    frame["value"] = pd.to_numeric(frame["value"], errors="raise").astype(np.float64)
+    order = ["experiment", "posterior", "anchor", "method", "repetition", "metric"]
+    return frame.sort_values(order, kind="stable", na_position="first").reset_index(drop=True)
+
+
+def load_tidy(paths: str | os.PathLike[str] | Sequence[str | os.PathLike[str]]) -> pd.DataFrame:
+    """Read one or more tidy CSVs (``results/summary/*.csv``) into one checked frame.
+
+    Raises
+    ------
+    FileNotFoundError
+        Naming a file that does not exist.
+    ValueError
+        Naming a file whose columns are not :data:`TIDY_COLUMNS`.
+    """
+    paths = [paths] if isinstance(paths, (str, os.PathLike)) else list(paths)
+    frames = []
+    for path in map(Path, paths):
+        if not path.is_file():
+            raise FileNotFoundError(f"tidy results file {path} does not exist")
+        frame = pd.read_csv(path, dtype={"anchor": str, "method": str, "posterior": str, "experiment": str},
+                            keep_default_na=False, na_values={"value": ["", "nan", "NaN"],
+                                                              "repetition": [""], "n_samples": [""],
+                                                              "n_failed": [""]})
+        if tuple(frame.columns) != TIDY_COLUMNS:
+            raise ValueError(f"tidy results file {path}: expected columns {','.join(TIDY_COLUMNS)}; "
+                             f"got {','.join(map(str, frame.columns))}")
+        frames.append(frame)
+    if not frames:
+        return _normalised(pd.DataFrame(columns=list(TIDY_COLUMNS)))
+    return _normalised(pd.concat(frames, ignore_index=True))
+
+
+def wide(frame: pd.DataFrame) -> pd.DataFrame:
+    """One row per run with one column per metric (plus ``n_samples`` and ``n_failed``).
+
+    The inverse of the long form for code that wants a run's metrics side by side; the
+    column names are the metric names.
+    """
+    keys = list(KEY_COLUMNS)
+    counts = frame.groupby(keys, dropna=False, sort=True)[["n_samples", "n_failed"]].first()
+    values = frame.pivot_table(index=keys, columns="metric", values="value", aggfunc="first", dropna=False,
+                               sort=True)
+    values.columns.name = None
+    return values.join(counts).reset_index()
+
+
+def aggregate(frame: pd.DataFrame, by: Sequence[str], *, ddof: int = 0) -> pd.DataFrame:
+    """Mean and spread of each metric over the runs of each group.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        Tidy rows (:data:`TIDY_COLUMNS`, possibly with extra derived key columns).
+    by : sequence of str
+        Group columns; ``metric`` is always added.
+    ddof : int, optional
+        Delta degrees of freedom of the standard deviation (0: ``np.std``, the population
+        std the papers' code prints; 1: the sample std).
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``by + [metric]`` then ``mean``, ``std``, ``n_runs``, ``n_failed`` and ``n_samples``
+        (summed over the group's runs). A NaN in any run (a distance without a successful
+        sample) propagates to ``mean`` and ``std``: it is shown, never skipped.
+    """
+    keys = [*by, "metric"] if "metric" not in by else list(by)
+    groups = frame.groupby(keys, dropna=False, sort=False)
+
+    def summarise(values: pd.Series) -> pd.Series:
+        array = values.to_numpy(dtype=np.float64)
+        mean = float(np.mean(array)) if len(array) else math.nan
+        std = float(np.std(array, ddof=ddof)) if len(array) > ddof else math.nan
+        return pd.Series({"mean": mean, "std": std, "n_runs": len(array)})
+
+    stats = groups["value"].apply(summarise).unstack()
+    counts = groups[["n_failed", "n_samples"]].sum(min_count=1)
+    result = stats.join(counts).reset_index()
+    result["n_runs"] = result["n_runs"].astype(int)
+    return result

@@ -1,0 +1,22 @@
+"""A paper's reproduction report: its tables (workflow/resources/tables.yaml `reports`) as
+Markdown beside the paper's values, each with the comparison counts, then the deviations."""
+
+from geobayes.io import save_text
+from geobayes.pipeline.step import logged_to
+from geobayes.report.paper_values import load_paper_values
+from geobayes.report.reproduction_report import reproduction_report_markdown
+from geobayes.report.table_spec import read_report_specs, read_table_specs
+from geobayes.report.tables import table_cells
+from geobayes.report.tidy import load_tidy
+
+smk = snakemake  # noqa: F821
+with logged_to(smk.log[0]) as log:
+    report = read_report_specs(smk.input.spec)[smk.wildcards.report]
+    specs = read_table_specs(smk.input.spec)
+    tidy, paper = load_tidy(smk.input.summaries), load_paper_values(smk.input.paper)
+    tables = [(specs[name], table_cells(specs[name], tidy, paper)) for name in report.tables]
+    with open(smk.input.deviations) as handle:
+        deviations = [line[2:].strip() for line in handle if line.startswith("- ")]
+    save_text(smk.output[0], reproduction_report_markdown(report, tables, scale=smk.params.scale,
+                                                          deviations=deviations))
+    print(f"{len(tables)} tables", file=log)
