@@ -138,10 +138,13 @@ def test_fit_builds_a_mapping_as_strictly_and_to_the_same_draws():
 
 
 def test_labels_sit_next_to_the_names():
-    assert tuple(METHOD_LABELS) == METHOD_NAMES
+    """One registry entry gives a method its name and label; reference rows have labels too."""
+    from geobayes.methods import REGISTRY
+
+    assert tuple(METHOD_LABELS)[:len(METHOD_NAMES)] == METHOD_NAMES
+    assert {entry.name: entry.label for entry in REGISTRY} == {n: METHOD_LABELS[n] for n in METHOD_NAMES}
     assert set(GENERAL_METHOD_NAMES) < set(METHOD_NAMES)
-    assert [method_label(n) for n in ("ela", "rla_b", "rla_blog", "rla_f", "rla_ef", "wg", "lin_ela")] == [
-        "ELA", "RLA-B", "RLA-BLog", "RLA-F", "RLA-EF", "WG", "lin-LA"]
-    assert len(set(METHOD_LABELS.values())) == len(METHOD_NAMES)
-    with pytest.raises(KeyError, match="nuts"):
-        method_label("nuts")
+    assert [method_label(n) for n in ("ela", "rla_b", "rla_blog", "rla_f", "rla_ef", "wg", "lin_ela", "nuts")] == [
+        "ELA", "RLA-B", "RLA-BLog", "RLA-F", "RLA-EF", "WG", "lin-LA", "NUTS"]
+    assert len(set(METHOD_LABELS.values())) == len(METHOD_LABELS)
+    assert method_label("new_method") == "NEW-METHOD"  # an unregistered name still gets a label

@@ -3,7 +3,8 @@
 Every module exposes ``Config`` (its typed settings, :mod:`geobayes.methods.config`) and
 ``fit(posterior, config, key, *, mode) -> FitResult`` whose ``approximation.sample(key, n)``
 returns :class:`~geobayes.methods.base.ApproximateDraws`. Adding a method means its module
-and one entry of :data:`REGISTRY`; the config schema's ``$defs`` list the same names (tested).
+and one entry of :data:`~geobayes.methods.registry.REGISTRY` (name, display label); the config
+schema's ``$defs`` list the same names (tested).
 """
 
 from __future__ import annotations
@@ -11,50 +12,11 @@ from __future__ import annotations
 import importlib
 from collections.abc import Mapping
 from types import ModuleType
-from typing import Any, NamedTuple
+from typing import Any
 
 from geobayes.methods.base import ApproximateDraws, FitResult, checked_mode, sample_count, summarise_draws
-
-
-class MethodEntry(NamedTuple):
-    """One registered method.
-
-    Attributes
-    ----------
-    name
-        Module name under ``geobayes.methods`` and the config's method key.
-    label
-        Display name in tables and figures (the papers' names).
-    networks_only
-        True for Bergamin et al.'s (2023) variants that need a network posterior (linearised
-        or mini-batched); the schema allows them on the network experiments only.
-    """
-
-    name: str
-    label: str
-    networks_only: bool = False
-
-
-REGISTRY = (
-    MethodEntry("ela", "ELA"),
-    MethodEntry("rla_b", "RLA-B"),
-    MethodEntry("rla_blog", "RLA-BLog"),
-    MethodEntry("rla_f", "RLA-F"),
-    MethodEntry("rla_ef", "RLA-EF"),
-    MethodEntry("wg", "WG"),
-    # Bergamin et al. (2023) on networks: linearised and mini-batched variants, their names.
-    MethodEntry("lin_ela", "lin-LA", networks_only=True),
-    MethodEntry("lin_rla_b", "lin-riem-LA", networks_only=True),
-    MethodEntry("rla_b_batched", "riem-LA (batches)", networks_only=True),
-    MethodEntry("lin_rla_b_batched", "lin-riem-LA (batches)", networks_only=True),
-)
-
-#: Every registered method, in display order.
-METHOD_NAMES = tuple(entry.name for entry in REGISTRY)
-#: The methods every experiment may run (the others need a network posterior).
-GENERAL_METHOD_NAMES = tuple(entry.name for entry in REGISTRY if not entry.networks_only)
-#: Method name -> display label.
-METHOD_LABELS = {entry.name: entry.label for entry in REGISTRY}
+from geobayes.methods.labels import METHOD_LABELS, method_label
+from geobayes.methods.registry import GENERAL_METHOD_NAMES, METHOD_NAMES, REGISTRY, MethodEntry
 
 
 def _check(name: str) -> None:
@@ -72,12 +34,6 @@ def get_method(name: str) -> ModuleType:
     """
     _check(name)
     return importlib.import_module(f"geobayes.methods.{name}")
-
-
-def method_label(name: str) -> str:
-    """Display label of method ``name`` (``rla_blog`` -> ``RLA-BLog``); KeyError if unknown."""
-    _check(name)
-    return METHOD_LABELS[name]
 
 
 def method_config(name: str, mapping: Mapping[str, Any] | None = None, *, path: str = "approximation"):
