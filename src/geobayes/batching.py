@@ -41,10 +41,10 @@ import jax.numpy as jnp
 import numpy as np
 
 
-
 def _none_if_zero(chunk_size):
     """The config's ``0`` (all samples at once) as ``None``."""
-    return None if isinstance(chunk_size, int) and not isinstance(chunk_size, bool) and chunk_size == 0 else chunk_size
+    zero = isinstance(chunk_size, int) and not isinstance(chunk_size, bool) and chunk_size == 0
+    return None if zero else chunk_size
 
 
 class Schedule(eqx.Module):

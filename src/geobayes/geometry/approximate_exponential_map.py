@@ -25,7 +25,6 @@ from geobayes.settings import enum_converter
 RESIDUAL_FAILURE = 100
 
 
-
 class LeastSquaresSolver(str, Enum):
     """Solver of the inversion (config ``approximation.wrapped_gaussian.solver``; see :class:`ExpMapSettings`)."""
 

@@ -51,7 +51,6 @@ class OdeSettings(eqx.Module):
             )
 
 
-
 class GeodesicEndpoints(NamedTuple):
     """Endpoints ``Exp_theta(v)`` of a batch of geodesics, with per-sample solver outcome.
 

@@ -22,7 +22,6 @@ _MAX_STEPS_REACHED = optx.RESULTS.nonlinear_max_steps_reached._value
 _DIVERGED = optx.RESULTS.nonlinear_divergence._value
 
 
-
 class LogMapSettings(eqx.Module):
     """Settings of the shooting solve of ``Log_base(target)`` (see :func:`logarithmic_map`).
 
@@ -100,7 +99,6 @@ class LogMapSettings(eqx.Module):
                 "approximation.log_map: need 0 < min_stage <= first_stage <= 1, got "
                 f"min_stage={self.min_stage}, first_stage={self.first_stage}"
             )
-
 
 
 class LogMapResult(NamedTuple):
