@@ -2,9 +2,10 @@
 
 Every module exposes ``Config`` (its typed settings, :mod:`geobayes.methods.config`) and
 ``fit(posterior, config, key, *, mode) -> FitResult`` whose ``approximation.sample(key, n)``
-returns :class:`~geobayes.methods.base.ApproximateDraws`. Adding a method means its module
-and one entry of :data:`~geobayes.methods.registry.REGISTRY` (name, display label); the config
-schema's ``$defs`` list the same names (tested).
+returns :class:`~geobayes.methods.base.ApproximateDraws`. Adding a method means its module,
+one entry of :data:`~geobayes.methods.registry.REGISTRY` and its display label in
+:mod:`geobayes.methods.labels` (``METHOD_LABELS``, ``method_label``); the config schema's
+``$defs`` list the same names (tested).
 """
 
 from __future__ import annotations
@@ -15,7 +16,6 @@ from types import ModuleType
 from typing import Any
 
 from geobayes.methods.base import ApproximateDraws, FitResult, checked_mode, sample_count, summarise_draws
-from geobayes.methods.labels import METHOD_LABELS, method_label
 from geobayes.methods.registry import GENERAL_METHOD_NAMES, METHOD_NAMES, REGISTRY, MethodEntry
 
 
@@ -48,7 +48,6 @@ def method_config(name: str, mapping: Mapping[str, Any] | None = None, *, path: 
 
 
 __all__ = [
-    "GENERAL_METHOD_NAMES", "METHOD_LABELS", "METHOD_NAMES", "REGISTRY", "ApproximateDraws", "FitResult",
-    "MethodEntry", "checked_mode", "get_method", "method_config", "method_label", "sample_count",
-    "summarise_draws",
+    "GENERAL_METHOD_NAMES", "METHOD_NAMES", "REGISTRY", "ApproximateDraws", "FitResult", "MethodEntry",
+    "checked_mode", "get_method", "method_config", "sample_count", "summarise_draws",
 ]

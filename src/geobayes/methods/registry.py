@@ -1,7 +1,9 @@
-"""The registry of approximation methods: each name with its display label, in one place.
+"""The registry of approximation methods.
 
-Adding a method means its module ``geobayes.methods.<name>`` (with ``Config`` and ``fit``) and
-one :class:`MethodEntry` here; the config schema's ``$defs`` list the same names (tested).
+Adding a method means its module ``geobayes.methods.<name>`` (with ``Config`` and ``fit``), one
+:class:`MethodEntry` here and its display label in :mod:`geobayes.methods.labels`; the config
+schema's ``$defs`` list the same names (both tested). The labels live apart so that editing
+one does not change the code every approximation job depends on (``library_closure``).
 """
 
 from __future__ import annotations
@@ -18,31 +20,27 @@ class MethodEntry(NamedTuple):
     ----------
     name
         Module name under ``geobayes.methods`` and the config's method key.
-    label
-        Display name in tables and figures, as the papers print it (Yu et al. 2024; Bergamin
-        et al. 2023; Hartmann et al. 2026).
     networks_only
         True for Bergamin et al.'s (2023) variants that need a network posterior (linearised
         or mini-batched); the schema allows them on the network experiments only.
     """
 
     name: str
-    label: str
     networks_only: bool = False
 
 
 REGISTRY = (
-    MethodEntry("ela", "ELA"),
-    MethodEntry("rla_b", "RLA-B"),
-    MethodEntry("rla_blog", "RLA-BLog"),
-    MethodEntry("rla_f", "RLA-F"),
-    MethodEntry("rla_ef", "RLA-EF"),
-    MethodEntry("wg", "WG"),
-    # Bergamin et al. (2023) on networks: linearised and mini-batched variants, their names.
-    MethodEntry("lin_ela", "lin-LA", networks_only=True),
-    MethodEntry("lin_rla_b", "lin-riem-LA", networks_only=True),
-    MethodEntry("rla_b_batched", "riem-LA (batch)", networks_only=True),
-    MethodEntry("lin_rla_b_batched", "lin-riem-LA (batch)", networks_only=True),
+    MethodEntry("ela"),
+    MethodEntry("rla_b"),
+    MethodEntry("rla_blog"),
+    MethodEntry("rla_f"),
+    MethodEntry("rla_ef"),
+    MethodEntry("wg"),
+    # Bergamin et al. (2023) on networks: linearised and mini-batched variants.
+    MethodEntry("lin_ela", networks_only=True),
+    MethodEntry("lin_rla_b", networks_only=True),
+    MethodEntry("rla_b_batched", networks_only=True),
+    MethodEntry("lin_rla_b_batched", networks_only=True),
 )
 
 #: Every registered method, in display order.
