@@ -154,3 +154,37 @@ def test_labels_are_not_code_the_approximation_jobs_depend_on():
         imported |= {f"{node.module}.{a.name}" for node in ast.walk(ast.parse(path.read_text()))
                      if isinstance(node, ast.ImportFrom) and node.module for a in node.names}
         assert "geobayes.methods.labels" not in imported, path.name
+
+
+def _static_closure(module: str) -> set[str]:
+    """geobayes modules ``module`` imports, transitively, by the DAG's rule (``library_closure``
+    in workflow/rules/common.smk: every ``import`` / ``from ... import`` in the file)."""
+    import ast
+
+    src = ROOT / "src"
+    seen, stack = set(), [module]
+    while stack:
+        name = stack.pop()
+        path = next((p for p in (src / (name.replace(".", "/") + ".py"), src / name.replace(".", "/") / "__init__.py")
+                     if p.is_file()), None)
+        if path is None or name in seen:
+            continue
+        seen.add(name)
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("geobayes"):
+                stack += [node.module, *(f"{node.module}.{a.name}" for a in node.names)]
+            elif isinstance(node, ast.Import):
+                stack += [a.name for a in node.names if a.name.startswith("geobayes.")]
+    return seen
+
+
+def test_a_method_config_does_not_make_a_job_depend_on_other_methods_solvers():
+    """Each Config sits beside its method, so ELA's jobs do not rerun when the ODE, log-map or
+    least-squares code changes, nor RLA-B's when WG's or RLA-BLog's does."""
+    ela, rla_b, wg = (_static_closure(f"geobayes.methods.{m}") for m in ("ela", "rla_b", "wg"))
+    solvers = {"geobayes.geometry.exponential_map", "geobayes.geometry.logarithmic_map",
+               "geobayes.geometry.approximate_exponential_map"}
+    assert not ela & solvers
+    assert rla_b & solvers == {"geobayes.geometry.exponential_map"}
+    assert wg & solvers == {"geobayes.geometry.approximate_exponential_map"}
+    assert not {f"geobayes.methods.{m}" for m in ("rla_blog", "wg", "rla_b")} & ela

@@ -1,7 +1,12 @@
 """Typed settings of the approximation methods, built once from the ``approximation`` config slice.
 
-Each method module names its settings class as ``Config``; ``fit(posterior, config, key, *,
-mode)`` takes an instance. The classes share their sub-settings rather than repeating fields:
+Each method module names its settings class as ``Config`` (a frozen dataclass derived from
+:class:`MethodConfig`); ``fit(posterior, config, key, *, mode)`` takes an instance. The classes
+are declared beside the methods that read them, so that a job's code (``library_closure``) is
+what its method uses: ``LaplaceConfig`` (:mod:`~geobayes.methods.ela`), ``GeodesicConfig``
+(:mod:`~geobayes.methods.geodesic_laplace`), ``LogExpConfig`` (:mod:`~geobayes.methods.rla_blog`),
+``MinibatchConfig`` (:mod:`~geobayes.methods.minibatch_geodesic`), ``WrappedGaussianConfig``
+(:mod:`~geobayes.methods.wg`). They share their sub-settings rather than repeating fields:
 :class:`~geobayes.geometry.exponential_map.OdeSettings` (``ode``),
 :class:`~geobayes.batching.Schedule` (``schedule``),
 :class:`~geobayes.geometry.logarithmic_map.LogMapSettings` (``log_map``) and
@@ -21,17 +26,10 @@ import functools
 from collections.abc import Mapping
 from typing import Any
 
-from geobayes.batching import Schedule
-from geobayes.geometry.approximate_exponential_map import ExpMapSettings
-from geobayes.geometry.exponential_map import OdeSettings
-from geobayes.geometry.logarithmic_map import LogMapSettings
 from geobayes.methods.tangent_gaussian import Precision
-from geobayes.settings import SettingsError, enum_converter, from_mapping
+from geobayes.settings import enum_converter, from_mapping
 
-__all__ = [
-    "PIPELINE_KEYS", "GeodesicConfig", "LaplaceConfig", "LogExpConfig", "MethodConfig", "Minibatch",
-    "MinibatchConfig", "WrappedGaussianConfig", "approximation_keys", "require_config",
-]
+__all__ = ["PIPELINE_KEYS", "MethodConfig", "approximation_keys", "require_config"]
 
 #: Keys of the ``approximation`` slice read by the pipeline (draw counts, the cost ``T``), not by ``fit``.
 PIPELINE_KEYS = frozenset({"repetitions", "samples", "method_samples", "evaluations_per_step"})
@@ -78,67 +76,6 @@ class MethodConfig:
         """
         own = {f.name for f in dataclasses.fields(cls)}
         return from_mapping(cls, mapping, path, ignore=approximation_keys() - own)
-
-
-@dataclasses.dataclass(frozen=True)
-class LaplaceConfig(MethodConfig):
-    """ELA and lin-LA: the tangent Gaussian alone."""
-
-
-@dataclasses.dataclass(frozen=True)
-class GeodesicConfig(MethodConfig):
-    """RLA-B, RLA-F, RLA-EF, lin-riem-LA: a tangent Gaussian pushed through the Exp map.
-
-    Parameters
-    ----------
-    ode
-        Solver of the geodesic IVP (``approximation.ode``).
-    schedule
-        Chunking of the batched solves (``approximation.schedule``).
-    """
-
-    ode: OdeSettings = OdeSettings()
-    schedule: Schedule = Schedule()
-
-
-@dataclasses.dataclass(frozen=True)
-class LogExpConfig(GeodesicConfig):
-    """RLA-BLog: :class:`GeodesicConfig` and the shooting log map (``approximation.log_map``)."""
-
-    log_map: LogMapSettings = LogMapSettings()
-
-
-@dataclasses.dataclass(frozen=True)
-class Minibatch:
-    """Bergamin et al.'s (2023, Sec. 3.3) mini-batched metric (``approximation.minibatch``).
-
-    Parameters
-    ----------
-    size
-        Observations in each geodesic's batch.
-    """
-
-    size: int
-
-    def __post_init__(self):
-        if isinstance(self.size, bool) or not isinstance(self.size, int) or self.size < 1:
-            raise SettingsError(f"approximation.minibatch.size: expected an integer >= 1, got {self.size!r}")
-
-
-@dataclasses.dataclass(frozen=True)
-class MinibatchConfig(GeodesicConfig):
-    """riem-LA (batches) and lin-riem-LA (batches): :class:`GeodesicConfig` and the batch size,
-    which ``fit`` requires (``None`` until set)."""
-
-    minibatch: Minibatch | None = None
-
-
-@dataclasses.dataclass(frozen=True)
-class WrappedGaussianConfig(MethodConfig):
-    """WG: the least-squares inversion (``approximation.wrapped_gaussian``) and its schedule."""
-
-    wrapped_gaussian: ExpMapSettings = ExpMapSettings()
-    schedule: Schedule = Schedule()
 
 
 def require_config(config, cls: type[MethodConfig], method: str):

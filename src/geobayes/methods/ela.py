@@ -2,15 +2,23 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import equinox as eqx
 import jax
 import jax.numpy as jnp
 
 from geobayes.methods.base import ApproximateDraws, FitResult, checked_mode, sample_count
-from geobayes.methods.config import LaplaceConfig, require_config
+from geobayes.methods.config import MethodConfig, require_config
 from geobayes.methods.tangent_gaussian import TangentGaussian
 
 NAME = "ela"
+
+
+@dataclasses.dataclass(frozen=True)
+class LaplaceConfig(MethodConfig):
+    """ELA and lin-LA: the tangent Gaussian alone (``precision``)."""
+
 
 Config = LaplaceConfig
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import equinox as eqx
 import jax
 
@@ -9,8 +11,24 @@ from geobayes.batching import Schedule
 from geobayes.geometry.exponential_map import OdeSettings, exponential_map
 from geobayes.geometry.metric import Metric
 from geobayes.methods.base import ApproximateDraws, FitResult, checked_mode, sample_count
-from geobayes.methods.config import GeodesicConfig, require_config
+from geobayes.methods.config import MethodConfig, require_config
 from geobayes.methods.tangent_gaussian import TangentGaussian
+
+
+@dataclasses.dataclass(frozen=True)
+class GeodesicConfig(MethodConfig):
+    """RLA-B, RLA-F, RLA-EF, lin-riem-LA: a tangent Gaussian pushed through the Exp map.
+
+    Parameters
+    ----------
+    ode
+        Solver of the geodesic IVP (``approximation.ode``).
+    schedule
+        Chunking of the batched solves (``approximation.schedule``).
+    """
+
+    ode: OdeSettings = OdeSettings()
+    schedule: Schedule = Schedule()
 
 
 class GeodesicLaplace(eqx.Module):

@@ -6,7 +6,7 @@ import jax
 
 from geobayes.methods import ela
 from geobayes.methods.base import FitResult, checked_mode
-from geobayes.methods.config import LaplaceConfig
+from geobayes.methods.ela import LaplaceConfig
 from geobayes.networks.linearise import linearised_posterior
 
 NAME = "lin_ela"

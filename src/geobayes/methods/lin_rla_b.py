@@ -6,7 +6,7 @@ import jax
 
 from geobayes.methods import rla_b
 from geobayes.methods.base import FitResult, checked_mode
-from geobayes.methods.config import GeodesicConfig
+from geobayes.methods.geodesic_laplace import GeodesicConfig
 from geobayes.networks.linearise import linearised_posterior
 
 NAME = "lin_rla_b"

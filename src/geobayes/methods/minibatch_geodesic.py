@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import equinox as eqx
 import jax
 import jax.numpy as jnp
@@ -10,9 +12,36 @@ from geobayes.batching import Schedule, scheduled_map
 from geobayes.geometry.exponential_map import OdeSettings, exponential_map, metric_speeds
 from geobayes.geometry.monge import Monge
 from geobayes.methods.base import ApproximateDraws, FitResult, checked_mode, sample_count
-from geobayes.methods.config import MinibatchConfig, require_config
+from geobayes.methods.config import require_config
+from geobayes.methods.geodesic_laplace import GeodesicConfig
 from geobayes.methods.tangent_gaussian import TangentGaussian
+from geobayes.settings import SettingsError
 from geobayes.target import Target
+
+
+@dataclasses.dataclass(frozen=True)
+class Minibatch:
+    """Bergamin et al.'s (2023, Sec. 3.3) mini-batched metric (``approximation.minibatch``).
+
+    Parameters
+    ----------
+    size
+        Observations in each geodesic's batch.
+    """
+
+    size: int
+
+    def __post_init__(self):
+        if isinstance(self.size, bool) or not isinstance(self.size, int) or self.size < 1:
+            raise SettingsError(f"approximation.minibatch.size: expected an integer >= 1, got {self.size!r}")
+
+
+@dataclasses.dataclass(frozen=True)
+class MinibatchConfig(GeodesicConfig):
+    """riem-LA (batches) and lin-riem-LA (batches): :class:`GeodesicConfig` and the batch size,
+    which ``fit`` requires (``None`` until set)."""
+
+    minibatch: Minibatch | None = None
 
 
 class MinibatchPosterior(Target):

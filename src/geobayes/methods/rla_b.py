@@ -6,8 +6,7 @@ import jax
 
 from geobayes.geometry.monge import Monge
 from geobayes.methods.base import FitResult
-from geobayes.methods.config import GeodesicConfig
-from geobayes.methods.geodesic_laplace import fit_geodesic_laplace
+from geobayes.methods.geodesic_laplace import GeodesicConfig, fit_geodesic_laplace
 
 NAME = "rla_b"
 

@@ -5,8 +5,7 @@ from __future__ import annotations
 import jax
 
 from geobayes.methods.base import FitResult
-from geobayes.methods.config import MinibatchConfig
-from geobayes.methods.minibatch_geodesic import fit_minibatch_geodesic
+from geobayes.methods.minibatch_geodesic import MinibatchConfig, fit_minibatch_geodesic
 
 NAME = "rla_b_batched"
 

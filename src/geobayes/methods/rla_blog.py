@@ -14,10 +14,20 @@ from geobayes.geometry.gaussian_monge import GaussianMonge
 from geobayes.geometry.logarithmic_map import LogMapResult, LogMapSettings, logarithmic_map
 from geobayes.geometry.monge import Monge
 from geobayes.methods.base import ApproximateDraws, FitResult, checked_mode, sample_count
-from geobayes.methods.config import LogExpConfig, require_config
+from geobayes.methods.config import require_config
+from geobayes.methods.geodesic_laplace import GeodesicConfig
 from geobayes.methods.tangent_gaussian import TangentGaussian
 
 NAME = "rla_blog"
+
+
+@dataclasses.dataclass(frozen=True)
+class LogExpConfig(GeodesicConfig):
+    """RLA-BLog: :class:`~geobayes.methods.geodesic_laplace.GeodesicConfig` and the shooting log
+    map (``approximation.log_map``)."""
+
+    log_map: LogMapSettings = LogMapSettings()
+
 
 Config = LogExpConfig
 

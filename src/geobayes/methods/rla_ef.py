@@ -6,8 +6,7 @@ import jax
 
 from geobayes.geometry.empirical_fisher import EmpiricalFisher, require_observation_terms
 from geobayes.methods.base import FitResult
-from geobayes.methods.config import GeodesicConfig
-from geobayes.methods.geodesic_laplace import fit_geodesic_laplace
+from geobayes.methods.geodesic_laplace import GeodesicConfig, fit_geodesic_laplace
 
 NAME = "rla_ef"
 

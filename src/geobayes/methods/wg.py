@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import equinox as eqx
 import jax
 
@@ -12,10 +14,19 @@ from geobayes.geometry.approximate_exponential_map import (
 )
 from geobayes.geometry.approximate_log_map import ApproximateLogMap
 from geobayes.methods.base import ApproximateDraws, FitResult, checked_mode, sample_count
-from geobayes.methods.config import WrappedGaussianConfig, require_config
+from geobayes.methods.config import MethodConfig, require_config
 from geobayes.methods.tangent_gaussian import TangentGaussian
 
 NAME = "wg"
+
+
+@dataclasses.dataclass(frozen=True)
+class WrappedGaussianConfig(MethodConfig):
+    """WG: the least-squares inversion (``approximation.wrapped_gaussian``) and its schedule."""
+
+    wrapped_gaussian: ExpMapSettings = ExpMapSettings()
+    schedule: Schedule = Schedule()
+
 
 Config = WrappedGaussianConfig
 
