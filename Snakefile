@@ -13,7 +13,8 @@ min_version("9.0")
 configfile: str(Path(workflow.basedir) / "config" / "config.yaml")
 
 
-validate(config, str(Path(workflow.basedir) / "workflow" / "schemas" / "config.schema.yaml"))
+# The schema ships inside the package (geobayes.config.SCHEMA_PATH); the same file validates here.
+validate(config, str(Path(workflow.basedir) / "src" / "geobayes" / "schemas" / "config.schema.yaml"))
 
 
 include: "workflow/rules/common.smk"

@@ -137,9 +137,9 @@ def time_job(posterior, mode, method: str, config: dict, key, n: int, repeats: i
              scipy_samples: int = 0) -> dict:
     import jax
 
-    from geobayes.methods import get_method
+    from geobayes.methods import get_method, method_config
 
-    fitted = get_method(method).fit(posterior, config, key, mode=mode)
+    fitted = get_method(method).fit(posterior, method_config(method, config), key, mode=mode)
     approximation = fitted.approximation
 
     def timed(fn):

@@ -92,7 +92,7 @@ def main(argv=None) -> int:
     from geobayes.geometry.exponential_map import metric_speeds
     from geobayes.geometry.monge import Monge
     from geobayes.io import provenance, save_json
-    from geobayes.methods import get_method
+    from geobayes.methods import get_method, method_config
     from geobayes.models import LogisticRegression
     from geobayes.optimize import find_map
     from geobayes.posterior import Posterior
@@ -111,7 +111,7 @@ def main(argv=None) -> int:
         estimate = find_map(lambda th, p: p.logdensity(th), posterior, posterior.dim,
                             jax.random.fold_in(key, 0), restarts=args.map_restarts)
         mode = jnp.asarray(estimate.position)
-        approximation = get_method("rla_b").fit(posterior, {}, key, mode=mode).approximation
+        approximation = get_method("rla_b").fit(posterior, method_config("rla_b"), key, mode=mode).approximation
         sample_key = jax.random.fold_in(key, 1)
         velocities = approximation.tangent.sample_velocities(sample_key, n)
         order = np.argsort(np.asarray(metric_speeds(Monge(), posterior, mode, velocities)), kind="stable")

@@ -403,7 +403,7 @@ def main(argv=None) -> int:
     from geobayes.data.logreg import load_logreg_raw, prepare_logreg
     from geobayes.dataset import Dataset
     from geobayes.io import provenance, save_json
-    from geobayes.methods import get_method, summarise_draws
+    from geobayes.methods import get_method, method_config, summarise_draws
     from geobayes.models import LogisticRegression
     from geobayes.optimize import find_map
     from geobayes.posterior import Posterior
@@ -447,7 +447,7 @@ def main(argv=None) -> int:
 
             for method in args.methods:
                 approximation = get_method(method).fit(
-                    posterior, {"ode": ode}, jax.random.fold_in(case_key, 1), mode=mode
+                    posterior, method_config(method, {"ode": ode}), jax.random.fold_in(case_key, 1), mode=mode
                 ).approximation
                 slow = is_slow(args.slow_cases, method, inputs, dataset)
                 sizes = args.slow_n if slow else args.n

@@ -74,7 +74,7 @@ def main(argv=None) -> int:
     jax.config.update("jax_enable_x64", True)
     import jax.numpy as jnp
 
-    from geobayes.methods import get_method
+    from geobayes.methods import get_method, method_config
     from geobayes.metrics.equal_count_timing import time_approximation, time_nuts
     from geobayes.optimize import anchor_objective, find_map
     from geobayes.whitened_target import whitened
@@ -96,7 +96,8 @@ def main(argv=None) -> int:
                    "ela": ("ela", {}), "rla_f": ("rla_f", {"ode": ode})}
         for label, (method, extra) in configs.items():
             row["methods"][label] = time_approximation(get_method(method).fit, posterior, mode,
-                                                       {"precision": "hessian", **extra}, key, args.n, args.repeats)
+                                                       method_config(method, {"precision": "hessian", **extra}),
+                                                       key, args.n, args.repeats)
         row["nuts"] = time_nuts(posterior, mode, key, warmup=args.warmup, samples=args.n, target_accept=0.8,
                                 max_tree_depth=10, dense_mass=False)
         wg = row["methods"]["wg"]["per_sample_s"]

@@ -1,4 +1,4 @@
-"""Tests of geobayes.config and workflow/schemas/config.schema.yaml."""
+"""Tests of geobayes.config and src/geobayes/schemas/config.schema.yaml."""
 
 from __future__ import annotations
 
@@ -38,9 +38,11 @@ def error_of(config: dict, **kwargs) -> str:
 # --- the shipped configs ------------------------------------------------------------
 
 
-def test_schema_path_is_the_repository_schema():
-    assert SCHEMA_PATH == ROOT / "workflow" / "schemas" / "config.schema.yaml"
+def test_schema_path_is_the_packaged_schema():
+    assert SCHEMA_PATH == ROOT / "src" / "geobayes" / "schemas" / "config.schema.yaml"
     assert SCHEMA_PATH.is_file()
+    assert not (ROOT / "workflow" / "schemas").exists()
+    assert "schemas/*.yaml" in (ROOT / "pyproject.toml").read_text()
 
 
 @pytest.mark.parametrize("name", sorted(CONFIGS))
@@ -264,13 +266,25 @@ def test_deep_merge():
 # --- the schema itself and snakemake --------------------------------------------------
 
 
-def _object_schemas(schema: dict, path: str = "<root>"):
+def _resolved(schema: dict, root: dict) -> dict:
+    """``schema`` with a local ``$ref`` (``#/$defs/...``) merged in; its own keys win."""
+    if "$ref" not in schema:
+        return schema
+    target = root
+    for part in schema["$ref"].removeprefix("#/").split("/"):
+        target = target[part]
+    return {**_resolved(target, root), **{k: v for k, v in schema.items() if k != "$ref"}}
+
+
+def _object_schemas(schema: dict, path: str = "<root>", root: dict | None = None):
+    root = schema if root is None else root
+    schema = _resolved(schema, root)
     if schema.get("type") == "object":
         yield path, schema
     for name, sub in schema.get("properties", {}).items():
-        yield from _object_schemas(sub, f"{path}.{name}")
+        yield from _object_schemas(sub, f"{path}.{name}", root)
     if isinstance(schema.get("items"), dict):
-        yield from _object_schemas(schema["items"], f"{path}[]")
+        yield from _object_schemas(schema["items"], f"{path}[]", root)
 
 
 def test_schema_is_strict_and_documented():
@@ -279,6 +293,8 @@ def test_schema_is_strict_and_documented():
     assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
     objects = dict(_object_schemas(schema))
     assert len(objects) >= 10
+    for name, definition in schema["$defs"].items():  # every definition is used
+        assert f'"#/$defs/{name}' in SCHEMA_PATH.read_text(), name
     for path, sub in objects.items():
         if "propertyNames" in sub:
             # a map keyed by validated names: its values are strict objects (posterior_overrides),
@@ -291,7 +307,10 @@ def test_schema_is_strict_and_documented():
         # the value of the block it overrides.
         partial = sub.get("description", "").startswith("Overrides")
         for name, prop in sub["properties"].items():
-            assert prop.get("description"), f"{path}.{name} has no description"
+            prop = _resolved(prop, schema)
+            if "items" in prop:
+                prop = {**prop, "items": _resolved(prop["items"], schema)}
+            assert prop.get("description") or prop.get("items", {}).get("description"), f"{path}.{name} has no description"
             if partial:
                 continue
             if "default" in prop:
@@ -365,3 +384,61 @@ def test_bad_method_samples_names_the_key(method_samples, expected):
         load_config(CONFIGS["config"], override)
     assert load_config(CONFIGS["config"], {"experiments": {"bnn_yu": {"approximation": {"method_samples": {
         "rla_blog": 5}}}}})["experiments"]["bnn_yu"]["approximation"]["method_samples"] == {"rla_blog": 5}
+
+
+# --- one source for the names: the schema's $defs and the library's registries --------
+
+
+def test_schema_name_lists_are_the_library_registries():
+    """Adding a method = its module + one REGISTRY entry + this $defs list (checked here)."""
+    import dataclasses
+
+    from geobayes.methods import GENERAL_METHOD_NAMES, METHOD_NAMES, REGISTRY
+    from geobayes.metrics import DISTANCES
+    from geobayes.optimize import ANCHORS
+
+    defs = load_schema()["$defs"]
+    assert defs["method"]["enum"] == list(GENERAL_METHOD_NAMES)
+    widened = [name for option in defs["network_method"]["anyOf"] for name in option.get("enum", [])]
+    assert widened == [entry.name for entry in REGISTRY if entry.networks_only]
+    assert defs["method"]["enum"] + widened == list(METHOD_NAMES)
+    assert defs["anchor"]["enum"] == list(ANCHORS)
+    assert defs["distance"]["enum"] == list(DISTANCES)
+    # The names are written once: no other list of them is left in the schema.
+    text = SCHEMA_PATH.read_text()
+    assert text.count("enum: [ela,") == 1 and text.count("lin_ela") == 1
+    assert text.count("enum: [euclidean, hausdorff]") == 1 and text.count("enum: [full, first_coordinate, w2]") == 1
+
+    # The `approximation` keys the schema allows are the ones the methods' typed configs read.
+    from geobayes.methods.config import approximation_keys
+
+    properties = defs["experiment_approximation"]["properties"].keys() | load_schema()["properties"][
+        "approximation"]["properties"].keys()
+    assert properties | {"precision"} == approximation_keys()
+    from geobayes.batching import Schedule
+    from geobayes.geometry.approximate_exponential_map import ExpMapSettings
+    from geobayes.geometry.exponential_map import OdeSettings
+    from geobayes.geometry.logarithmic_map import LogMapSettings
+
+    blocks = load_schema()["properties"]["approximation"]["properties"]
+    blocks = {key: defs[value["$ref"].rsplit("/", 1)[-1]] if "$ref" in value else value for key, value in blocks.items()}
+    for block, settings in {"ode": OdeSettings, "log_map": LogMapSettings, "wrapped_gaussian": ExpMapSettings,
+                            "schedule": Schedule}.items():
+        fields = {f.name for f in dataclasses.fields(settings)}
+        assert set(blocks[block]["properties"]) <= fields, (block, set(blocks[block]["properties"]) - fields)
+        assert set(defs["experiment_approximation"]["properties"].get(block, {}).get("properties", {})) <= fields
+        if block != "log_map":  # the schema leaves the continuation's fine print to the defaults
+            assert set(blocks[block]["properties"]) == fields
+
+
+@pytest.mark.parametrize("override, where, allowed", [
+    ({"experiments": {"logreg": {"methods": ["lin_ela"]}}}, "experiments.logreg.methods[0]", "'ela', 'rla_b'"),
+    ({"experiments": {"bnn_yu": {"methods": ["lin_elaa"]}}}, "experiments.bnn_yu.methods[0]", "'wg', 'lin_ela'"),
+    ({"experiments": {"bnn_yu": {"approximation": {"method_samples": {"rla_bb": 3}}}}},
+     "experiments.bnn_yu.approximation.method_samples", "'lin_rla_b_batched'"),
+    ({"experiments": {"glm": {"anchors": ["hausdorf"]}}}, "experiments.glm.anchors[0]", "'euclidean', 'hausdorff'"),
+    ({"experiments": {"glm": {"wasserstein": ["w3"]}}}, "experiments.glm.wasserstein[0]", "'full', 'first_coordinate'"),
+])
+def test_names_from_defs_are_checked_with_the_allowed_list(override, where, allowed):
+    message = error_of(deep_merge(raw("tiny"), override))
+    assert f"{where}: " in message and "is not one of the allowed values" in message and allowed in message

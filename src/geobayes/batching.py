@@ -40,22 +40,28 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-_KEYS = ("chunk_size", "sort_by_difficulty")
+
+def _none_if_zero(chunk_size):
+    """The config's ``0`` (all samples at once) as ``None``."""
+    zero = isinstance(chunk_size, int) and not isinstance(chunk_size, bool) and chunk_size == 0
+    return None if zero else chunk_size
 
 
 class Schedule(eqx.Module):
-    """How a batch of independent per-sample solves is grouped (config ``approximation.schedule``).
+    """How a batch of independent per-sample solves is grouped (config ``approximation.schedule``,
+    read by :func:`geobayes.settings.from_mapping`).
 
     Parameters
     ----------
     chunk_size
-        Samples solved together under ``vmap``; ``None`` (or ``0`` in the config) = all at once.
+        Samples solved together under ``vmap``; ``None`` (or ``0``, as the config writes it) =
+        all at once.
     sort_by_difficulty
         Order the samples by the caller's difficulty predictor before chunking (no effect
         without a ``chunk_size`` smaller than the batch, or where the caller has no predictor).
     """
 
-    chunk_size: int | None = eqx.field(default=None, static=True)
+    chunk_size: int | None = eqx.field(default=None, static=True, converter=_none_if_zero)
     sort_by_difficulty: bool = eqx.field(default=False, static=True)
 
     def __check_init__(self):
@@ -71,27 +77,6 @@ class Schedule(eqx.Module):
                 "approximation.schedule.sort_by_difficulty: expected true or false, "
                 f"got {self.sort_by_difficulty!r}"
             )
-
-    @classmethod
-    def from_config(cls, approximation: dict) -> Schedule:
-        """The ``schedule`` entry of an ``approximation`` config slice (defaults if absent).
-
-        Raises
-        ------
-        ValueError
-            Naming an unknown or malformed ``approximation.schedule`` key.
-        """
-        options = approximation.get("schedule") or {}
-        if not isinstance(options, dict):
-            raise ValueError(f"approximation.schedule: expected a mapping, got {options!r}")
-        unknown = sorted(set(options) - set(_KEYS))
-        if unknown:
-            raise ValueError(f"approximation.schedule: unknown keys {unknown}; known: {list(_KEYS)}")
-        chunk = options.get("chunk_size")
-        if isinstance(chunk, float) and chunk.is_integer():
-            chunk = int(chunk)
-        return cls(chunk_size=None if chunk in (None, 0) else chunk,
-                   sort_by_difficulty=options.get("sort_by_difficulty", False))
 
     def chunk_for(self, n: int) -> int | None:
         """The chunk size to use for ``n`` samples: ``None`` where one batch holds them all."""

@@ -1,6 +1,6 @@
 """Load, merge and validate the pipeline configuration.
 
-The JSON schema ``workflow/schemas/config.schema.yaml`` is the single source of truth:
+The JSON schema ``geobayes/schemas/config.schema.yaml`` (package data) is the single source of truth:
 the Snakefile validates with ``snakemake.utils.validate(config, schema)`` and library
 code or tests with :func:`load_config`. Both fill the ``default`` of every omitted
 optional key, so they see the same dictionary.
@@ -22,8 +22,8 @@ from jsonschema.exceptions import ValidationError
 
 __all__ = ["SCHEMA_PATH", "ConfigError", "deep_merge", "load_config", "load_schema", "validate_config"]
 
-#: The schema inside a source checkout: ``<repo>/workflow/schemas/config.schema.yaml``.
-SCHEMA_PATH = Path(__file__).resolve().parents[2] / "workflow" / "schemas" / "config.schema.yaml"
+#: The schema, shipped as package data: ``geobayes/schemas/config.schema.yaml``.
+SCHEMA_PATH = Path(__file__).resolve().parent / "schemas" / "config.schema.yaml"
 
 _NUMBER_LIKE = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
 
@@ -118,8 +118,7 @@ def load_schema(schema_path: str | PathLike[str] | None = None) -> dict[str, Any
     Parameters
     ----------
     schema_path : path-like, optional
-        Schema file; default :data:`SCHEMA_PATH` (located from this package's source
-        checkout).
+        Schema file; default :data:`SCHEMA_PATH` (the packaged schema).
 
     Returns
     -------
@@ -129,14 +128,13 @@ def load_schema(schema_path: str | PathLike[str] | None = None) -> dict[str, Any
     Raises
     ------
     ConfigError
-        If the file is missing (e.g. the package was installed without its source tree:
-        pass ``schema_path``) or is not a valid schema.
+        If the file is missing or is not a valid schema.
     """
     path = Path(schema_path) if schema_path is not None else SCHEMA_PATH
     if not path.is_file():
         raise ConfigError(
             str(path),
-            ["schema file not found; run from a source checkout or pass schema_path="],
+            ["schema file not found (the packaged schema is geobayes/schemas/config.schema.yaml)"],
         )
     schema = _read_yaml(path, "schema")
     try:
@@ -199,8 +197,11 @@ def _describe(error: ValidationError) -> list[str]:
         missing = [k for k in error.validator_value if k not in error.instance]
         return [f"missing required key {_join(where, k)!r}" for k in missing]
     message = error.message
-    if error.validator == "enum":
-        allowed = ", ".join(repr(v) for v in error.validator_value)
+    # An `anyOf` of enums (a `$defs` name list widened by a second list) reads as one enum.
+    enums = [error] if error.validator == "enum" else [
+        e for e in (error.context or []) if e.validator == "enum"] if error.validator == "anyOf" else []
+    if enums:
+        allowed = ", ".join(repr(v) for e in enums for v in e.validator_value)
         message = f"{error.instance!r} is not one of the allowed values: {allowed}"
     elif (
         error.validator == "type"
@@ -266,8 +267,7 @@ def load_config(
         Nested values deep-merged over the configuration before validation (see
         :func:`deep_merge`; lists are replaced, not appended).
     schema_path : path-like, optional
-        Schema file; default ``workflow/schemas/config.schema.yaml`` of the source
-        checkout (:data:`SCHEMA_PATH`).
+        Schema file; default the packaged schema (:data:`SCHEMA_PATH`).
 
     Returns
     -------

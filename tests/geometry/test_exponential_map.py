@@ -14,6 +14,7 @@ from geobayes.geometry import Euclidean, Fisher, Monge, OdeSettings, exponential
 from geobayes.geometry.exponential_map import result_message
 from geobayes.models import GaussianPrior, LogisticRegression
 from geobayes.posterior import Posterior
+from geobayes.settings import from_mapping
 
 TIGHT = OdeSettings(rtol=1e-11, atol=1e-12, max_steps=100_000)
 #: One batch size throughout, so each (metric, settings) pair compiles once per worker.
@@ -166,7 +167,7 @@ def test_ode_settings_reject_bad_values(kwargs, match):
 
 def test_ode_settings_from_config():
     config = {"solver": "tsit5", "rtol": "1e-5", "atol": 1e-7, "max_steps": 100}
-    ode = OdeSettings.from_config(config)
+    ode = from_mapping(OdeSettings, config, "approximation.ode")
     assert (ode.solver, ode.rtol, ode.atol, ode.max_steps) == ("tsit5", 1e-5, 1e-7, 100)
     defaults = OdeSettings()
     got = (defaults.solver, defaults.rtol, defaults.atol, defaults.max_steps)

@@ -10,7 +10,7 @@ from scipy.stats import multivariate_normal
 
 from toy_posteriors import linear_gaussian_posterior
 
-from geobayes.methods import get_method
+from geobayes.methods import get_method, method_config
 
 N_SAMPLES = 20_000
 
@@ -21,7 +21,7 @@ MEAN, COV = (np.asarray(a) for a in POSTERIOR.model.exact_posterior(POSTERIOR.da
 
 @pytest.fixture(scope="module")
 def ela():
-    return get_method("ela").fit(POSTERIOR, {}, jax.random.PRNGKey(0), mode=jnp.asarray(MEAN))
+    return get_method("ela").fit(POSTERIOR, method_config("ela"), jax.random.PRNGKey(0), mode=jnp.asarray(MEAN))
 
 
 def test_fit_stats_and_precision_is_exact_inverse_covariance(ela):
@@ -73,7 +73,7 @@ def test_log_prob_of_exact_gaussian_differs_from_posterior_by_a_constant(ela):
 
 def test_fisher_precision_equals_hessian_precision_for_constant_metric(ela):
     fisher = get_method("ela").fit(
-        POSTERIOR, {"precision": "fisher"}, jax.random.PRNGKey(0), mode=jnp.asarray(MEAN)
+        POSTERIOR, method_config("ela", {"precision": "fisher"}), jax.random.PRNGKey(0), mode=jnp.asarray(MEAN)
     )
     np.testing.assert_allclose(
         fisher.approximation.tangent.precision_cholesky,
@@ -83,7 +83,7 @@ def test_fisher_precision_equals_hessian_precision_for_constant_metric(ela):
 
 
 def test_fit_is_deterministic_and_ignores_key(ela):
-    other = get_method("ela").fit(POSTERIOR, {}, jax.random.PRNGKey(123), mode=jnp.asarray(MEAN))
+    other = get_method("ela").fit(POSTERIOR, method_config("ela"), jax.random.PRNGKey(123), mode=jnp.asarray(MEAN))
     np.testing.assert_array_equal(
         other.approximation.tangent.precision_cholesky, ela.approximation.tangent.precision_cholesky
     )
@@ -92,5 +92,5 @@ def test_fit_is_deterministic_and_ignores_key(ela):
 def test_unknown_precision_rejected():
     with pytest.raises(ValueError, match="bogus"):
         get_method("ela").fit(
-            POSTERIOR, {"precision": "bogus"}, jax.random.PRNGKey(0), mode=jnp.asarray(MEAN)
+            POSTERIOR, method_config("ela", {"precision": "bogus"}), jax.random.PRNGKey(0), mode=jnp.asarray(MEAN)
         )

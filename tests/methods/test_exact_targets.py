@@ -22,7 +22,7 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
-from geobayes.methods import get_method
+from geobayes.methods import get_method, method_config
 from geobayes.metrics import wasserstein1
 from geobayes.targets import Funnel, Squiggle
 
@@ -45,7 +45,7 @@ def _draws(name: str, method: str):
     """``R * N`` draws of ``method`` from the Hausdorff MAP, and their tangent velocities."""
     target = TARGETS[name]
     mode = target.hausdorff_map()
-    approximation = get_method(method).fit(target, CONFIG, jax.random.PRNGKey(0), mode=mode)
+    approximation = get_method(method).fit(target, method_config(method, CONFIG), jax.random.PRNGKey(0), mode=mode)
     approximation = approximation.approximation
     key = jax.random.PRNGKey(11)
     draws = approximation.sample(key, REPLICATES * N)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import equinox as eqx
 import jax
 import jax.numpy as jnp
@@ -10,7 +12,7 @@ import pytest
 
 from geobayes.dataset import Dataset
 from geobayes.families import GaussianFixedVariance
-from geobayes.methods import METHOD_NAMES, ApproximateDraws, FitResult, get_method, summarise_draws
+from geobayes.methods import METHOD_NAMES, ApproximateDraws, FitResult, get_method, method_config, summarise_draws
 from geobayes.models import EmbeddingModel, GaussianPrior, LogisticRegression
 from geobayes.networks import MultilayerPerceptron, NetworkRegression
 from geobayes.posterior import Posterior
@@ -85,7 +87,7 @@ def target_of(name):
 def fitted(request):
     name = request.param
     posterior, mode = target_of(name)
-    return name, get_method(name).fit(posterior, CONFIG, jax.random.PRNGKey(0), mode=mode)
+    return name, get_method(name).fit(posterior, method_config(name, CONFIG), jax.random.PRNGKey(0), mode=mode)
 
 
 def test_mode_is_a_maximum():
@@ -165,6 +167,29 @@ def test_summarise_draws(fitted):
         assert summary["T"] > 0.0
 
 
+@pytest.mark.parametrize("n", [0, -3, 2.0, True, "5"])
+def test_sample_rejects_a_sample_count_that_is_not_a_positive_integer(fitted, n):
+    name, result = fitted
+    with pytest.raises(ValueError, match=r"sample\(key, n\): n must be a positive integer, got " + re.escape(repr(n))):
+        result.approximation.sample(jax.random.PRNGKey(0), n)
+
+
+@pytest.mark.parametrize("name", METHOD_NAMES)
+def test_fit_rejects_a_mode_of_the_wrong_shape_or_not_finite(name):
+    """A NaN mode used to give all-NaN draws flagged successful; a short one a shape error deep
+    in JAX. Both now stop ``fit`` with the posterior's name and what is wrong."""
+    posterior, mode = target_of(name)
+    config = method_config(name, CONFIG)
+    with pytest.raises(ValueError, match=re.escape(f"{posterior.name}: the mode has shape ({posterior.dim - 1},), "
+                                                   f"expected ({posterior.dim},)")):
+        get_method(name).fit(posterior, config, jax.random.PRNGKey(0), mode=mode[:-1])
+    with pytest.raises(ValueError, match=re.escape(f"{posterior.name}: the mode is not finite at 1 of "
+                                                   f"{posterior.dim} entries (first at index 1: nan)")):
+        get_method(name).fit(posterior, config, jax.random.PRNGKey(0), mode=mode.at[1].set(jnp.nan))
+    with pytest.raises(ValueError, match="not finite at 2 of"):
+        get_method(name).fit(posterior, config, jax.random.PRNGKey(0), mode=mode.at[0].set(jnp.inf).at[2].set(jnp.nan))
+
+
 def test_summarise_draws_counts_failures():
     draws = ApproximateDraws(
         theta=jnp.zeros((4, 2)),
@@ -213,13 +238,13 @@ def test_non_positive_definite_hessian_precision_rejected(method, posterior_name
     posterior = _quadratic_posterior(posterior_name, signs)
     mode = jnp.zeros(2)
     with pytest.raises(ValueError, match=posterior_name) as excinfo:
-        get_method(method).fit(posterior, {}, jax.random.PRNGKey(0), mode=mode)
+        get_method(method).fit(posterior, method_config(method), jax.random.PRNGKey(0), mode=mode)
     assert "positive definite" in str(excinfo.value)
 
 
 def test_quadratic_maximum_is_accepted():
     """Control for the test above: the same hand-made model at a maximum fits fine."""
     posterior = _quadratic_posterior("toy-maximum", (-1.0, -4.0))
-    result = get_method("ela").fit(posterior, {}, jax.random.PRNGKey(0), mode=jnp.zeros(2))
+    result = get_method("ela").fit(posterior, method_config("ela"), jax.random.PRNGKey(0), mode=jnp.zeros(2))
     L = np.asarray(result.approximation.tangent.precision_cholesky)
     np.testing.assert_allclose(L @ L.T, np.diag([1.0, 4.0]), rtol=1e-14)

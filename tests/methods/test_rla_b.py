@@ -11,7 +11,7 @@ import numpy as np
 
 from toy_posteriors import linear_gaussian_posterior
 
-from geobayes.methods import get_method
+from geobayes.methods import get_method, method_config
 
 N = 400
 
@@ -21,7 +21,7 @@ MODE = POSTERIOR.model.exact_posterior(POSTERIOR.data)[0]
 
 
 def _squared_distances(method, key):
-    approx = get_method(method).fit(POSTERIOR, {}, jax.random.PRNGKey(0), mode=MODE).approximation
+    approx = get_method(method).fit(POSTERIOR, method_config(method), jax.random.PRNGKey(0), mode=MODE).approximation
     draws = approx.sample(key, N)
     assert bool(np.all(np.asarray(draws.successful)))
     return np.sum((np.asarray(draws.theta) - np.asarray(MODE)) ** 2, axis=1)

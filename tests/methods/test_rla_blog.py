@@ -15,7 +15,7 @@ from toy_posteriors import linear_gaussian_posterior
 
 from geobayes.geometry.exponential_map import OdeSettings, exponential_map
 from geobayes.geometry.logarithmic_map import LogMapResult
-from geobayes.methods import ApproximateDraws, get_method
+from geobayes.methods import ApproximateDraws, get_method, method_config
 from geobayes.methods import rla_blog
 from geobayes.metrics import wasserstein1
 
@@ -40,13 +40,13 @@ KEY = jax.random.PRNGKey(1)
 
 
 def _fit(name, config):
-    return get_method(name).fit(POSTERIOR, config, jax.random.PRNGKey(0), mode=MODE).approximation
+    return get_method(name).fit(POSTERIOR, method_config(name, config), jax.random.PRNGKey(0), mode=MODE).approximation
 
 
 @pytest.fixture(scope="module")
 def blog_draws():
     config = {"ode": TIGHT_ODE, "log_map": LOG_MAP}
-    approximation = rla_blog.fit(POSTERIOR, config, KEY, mode=MODE).approximation
+    approximation = rla_blog.fit(POSTERIOR, rla_blog.Config.from_mapping(config), KEY, mode=MODE).approximation
     assert approximation.log_map.max_steps == 128 and approximation.ode.rtol == 1e-10
     draws, log = approximation.sample_with_log_map(KEY, N)
     return approximation, draws, log
@@ -58,7 +58,7 @@ def ela_draws():
 
 
 def test_fit_result_and_sample_protocol(blog_draws):
-    result = rla_blog.fit(POSTERIOR, {}, KEY, mode=MODE)
+    result = rla_blog.fit(POSTERIOR, rla_blog.Config(), KEY, mode=MODE)
     assert rla_blog.NAME == "rla_blog" and result.stats == {"method": "rla_blog"}
     approximation, draws, log = blog_draws
     assert isinstance(draws, ApproximateDraws) and isinstance(log, LogMapResult)
@@ -118,7 +118,7 @@ def test_wasserstein_at_monte_carlo_level_and_rla_b_is_not(blog_draws):
 def test_failed_log_map_is_reported_in_the_draws():
     """A budget of one Newton iteration; all draws in one lock-step ``vmap`` batch."""
     log_map = {**LOG_MAP, "max_steps": 1, "batch_size": 0}
-    approximation = rla_blog.fit(POSTERIOR, {"log_map": log_map}, KEY, mode=MODE).approximation
+    approximation = rla_blog.fit(POSTERIOR, rla_blog.Config.from_mapping({"log_map": log_map}), KEY, mode=MODE).approximation
     assert (approximation.log_map.max_steps, approximation.log_map.batch_size) == (1, 0)
     draws, log = approximation.sample_with_log_map(KEY, 4)
     np.testing.assert_array_equal(log.successful, False)
@@ -131,5 +131,5 @@ def test_failed_log_map_is_reported_in_the_draws():
 
 
 def test_bad_log_map_config_names_the_key():
-    with pytest.raises(ValueError, match=r"approximation\.log_map\.atol: missing"):
-        rla_blog.fit(POSTERIOR, {"log_map": {"rtol": 1e-8}}, KEY, mode=MODE)
+    with pytest.raises(ValueError, match=r"approximation\.log_map\.atol: expected a number, got 'loose'"):
+        rla_blog.fit(POSTERIOR, rla_blog.Config.from_mapping({"log_map": {"atol": "loose"}}), KEY, mode=MODE)

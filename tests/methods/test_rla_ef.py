@@ -89,7 +89,7 @@ def test_rla_ef_on_banana_matches_rla_f_and_beats_ela():
     w1 = {}
     methods = {"rla_ef": rla_ef, "rla_f": get_method("rla_f"), "ela": get_method("ela")}
     for name, method in methods.items():
-        fit = method.fit(POSTERIOR, CONFIG, jax.random.PRNGKey(0), mode=HAUSDORFF_MAP)
+        fit = method.fit(POSTERIOR, method.Config.from_mapping(CONFIG), jax.random.PRNGKey(0), mode=HAUSDORFF_MAP)
         assert fit.stats["method"] == name
         draws = fit.approximation.sample(key, N)
         assert summarise_draws(draws, evaluations_per_step=6)["n_failed"] == 0, name
@@ -100,7 +100,7 @@ def test_rla_ef_on_banana_matches_rla_f_and_beats_ela():
 
 
 def test_fit_uses_the_empirical_fisher_metric():
-    fit = rla_ef.fit(POSTERIOR, CONFIG, jax.random.PRNGKey(0), mode=HAUSDORFF_MAP)
+    fit = rla_ef.fit(POSTERIOR, rla_ef.Config.from_mapping(CONFIG), jax.random.PRNGKey(0), mode=HAUSDORFF_MAP)
     assert rla_ef.NAME == "rla_ef"
     assert isinstance(fit.approximation.metric, EmpiricalFisher)
     assert fit.approximation.posterior is POSTERIOR
@@ -108,4 +108,4 @@ def test_fit_uses_the_empirical_fisher_metric():
 
 def test_closed_form_target_is_refused_with_its_name():
     with pytest.raises(TypeError, match="squiggle: the empirical Fisher metric needs"):
-        rla_ef.fit(Squiggle("squiggle"), CONFIG, jax.random.PRNGKey(0), mode=jnp.zeros(2))
+        rla_ef.fit(Squiggle("squiggle"), rla_ef.Config.from_mapping(CONFIG), jax.random.PRNGKey(0), mode=jnp.zeros(2))

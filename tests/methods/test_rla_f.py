@@ -9,7 +9,7 @@ import pytest
 
 from toy_posteriors import linear_gaussian_posterior
 
-from geobayes.methods import get_method, summarise_draws
+from geobayes.methods import get_method, method_config, summarise_draws
 
 N = 200
 
@@ -22,8 +22,8 @@ MODE = POSTERIOR.model.exact_posterior(POSTERIOR.data)[0]
 def test_rla_f_equals_ela_on_linear_gaussian(precision):
     config = {"precision": precision}
     key = jax.random.PRNGKey(7)
-    ela = get_method("ela").fit(POSTERIOR, config, key, mode=MODE).approximation
-    fit = get_method("rla_f").fit(POSTERIOR, config, key, mode=MODE)
+    ela = get_method("ela").fit(POSTERIOR, method_config("ela", config), key, mode=MODE).approximation
+    fit = get_method("rla_f").fit(POSTERIOR, method_config("rla_f", config), key, mode=MODE)
     assert fit.stats["method"] == "rla_f"
     rla_f = fit.approximation
 

@@ -30,7 +30,7 @@ from geobayes.dataset import Dataset
 from geobayes.families import Bernoulli, Categorical, GaussianFixedCovariance, GaussianFixedVariance
 from geobayes.geometry.approximate_exponential_map import RESIDUAL_FAILURE, ExpMapSettings
 from geobayes.geometry.approximate_log_map import ApproximateLogMap
-from geobayes.methods import ApproximateDraws, get_method, summarise_draws
+from geobayes.methods import ApproximateDraws, get_method, method_config, summarise_draws
 from geobayes.methods import wg
 from geobayes.models import (
     DenseGaussianPrior,
@@ -45,6 +45,7 @@ from geobayes.models import (
 from geobayes.models.kernels import squared_exponential_kernel
 from geobayes.optimize import anchor_objective, find_map
 from geobayes.posterior import Posterior
+from geobayes.settings import from_mapping
 from geobayes.target import Target
 from geobayes.targets import Funnel, Rosenbrock, Squiggle
 
@@ -163,7 +164,7 @@ def _linear_gaussian() -> Posterior:
 def _linear_gaussian_fit():
     posterior = _linear_gaussian()
     mean = posterior.model.exact_posterior(posterior.data)[0]
-    return posterior, wg.fit(posterior, _config(), jax.random.PRNGKey(0), mode=mean)
+    return posterior, wg.fit(posterior, wg.Config.from_mapping(_config()), jax.random.PRNGKey(0), mode=mean)
 
 
 def test_linear_gaussian_wg_is_the_exact_posterior():
@@ -183,7 +184,8 @@ def test_linear_gaussian_wg_samples_are_ela_samples():
     posterior, fit = _linear_gaussian_fit()
     mean = posterior.model.exact_posterior(posterior.data)[0]
     key = jax.random.PRNGKey(1)
-    expected = get_method("ela").fit(posterior, _config(), key, mode=mean).approximation.sample(key, 100)
+    expected = get_method("ela").fit(posterior, method_config("ela", _config()), key, mode=mean)
+    expected = expected.approximation.sample(key, 100)
     draws = fit.approximation.sample(key, 100)
     assert bool(jnp.all(draws.successful))
     np.testing.assert_array_equal(draws.result_code, 0)
@@ -208,7 +210,8 @@ IMAGE_TARGETS = {
 @functools.cache
 def _image_fit(name: str):
     target, base, precision = IMAGE_TARGETS[name]
-    return wg.fit(target, _config(precision), jax.random.PRNGKey(0), mode=jnp.asarray(base)).approximation
+    config = wg.Config.from_mapping(_config(precision))
+    return wg.fit(target, config, jax.random.PRNGKey(0), mode=jnp.asarray(base)).approximation
 
 
 @pytest.mark.parametrize("name", list(IMAGE_TARGETS))
@@ -396,7 +399,7 @@ N_DRAWS = 200
 def _glm_draws(name: str, solver: str = "levenberg_marquardt"):
     posterior, theta_hat = _posterior_and_map(name)
     key = jax.random.PRNGKey(7)
-    approx = wg.fit(posterior, _config(solver=solver), key, mode=theta_hat).approximation
+    approx = wg.fit(posterior, wg.Config.from_mapping(_config(solver=solver)), key, mode=theta_hat).approximation
     return approx, approx.sample(key, N_DRAWS), approx.tangent.sample_velocities(key, N_DRAWS)
 
 
@@ -435,7 +438,7 @@ def test_newton_solver_gives_the_levenberg_marquardt_draws():
 def test_step_cap_reports_failures_instead_of_raising():
     posterior, theta_hat = _posterior_and_map("poisreg")
     key = jax.random.PRNGKey(8)
-    approx = wg.fit(posterior, _config(max_steps=1), key, mode=theta_hat).approximation
+    approx = wg.fit(posterior, wg.Config.from_mapping(_config(max_steps=1)), key, mode=theta_hat).approximation
     draws = approx.sample(key, 50)
     codes = np.asarray(draws.result_code)
     assert np.all(codes != 0), codes
@@ -448,7 +451,8 @@ def test_step_cap_reports_failures_instead_of_raising():
 def test_ela_draws_have_no_residual():
     posterior = _linear_gaussian()
     mean = posterior.model.exact_posterior(posterior.data)[0]
-    draws = get_method("ela").fit(posterior, {}, None, mode=mean).approximation.sample(jax.random.PRNGKey(0), 5)
+    fitted = get_method("ela").fit(posterior, method_config("ela"), None, mode=mean)
+    draws = fitted.approximation.sample(jax.random.PRNGKey(0), 5)
     assert draws.residual is None
     assert "residual" not in draws.arrays()
     assert "max_residual" not in summarise_draws(draws, 1)
@@ -484,7 +488,7 @@ class _Fold(Target):
 def test_converged_solve_at_a_non_preimage_is_a_residual_failure():
     target = _Fold()
     key = jax.random.PRNGKey(0)
-    approx = wg.fit(target, _config(), key, mode=jnp.ones(1)).approximation
+    approx = wg.fit(target, wg.Config.from_mapping(_config()), key, mode=jnp.ones(1)).approximation
     n = 200
     draws = approx.sample(key, n)
     v = np.asarray(approx.tangent.sample_velocities(key, n))[:, 0]
@@ -525,7 +529,7 @@ class _Bare(Target):
 
 def test_target_without_contrast_description_is_rejected_by_name():
     with pytest.raises(NotImplementedError, match="toy-bare"):
-        wg.fit(_Bare(), {"precision": "hessian"}, None, mode=jnp.zeros(2))
+        wg.fit(_Bare(), wg.Config.from_mapping({"precision": "hessian"}), None, mode=jnp.zeros(2))
 
 
 @pytest.mark.parametrize("overrides, key", [
@@ -540,10 +544,10 @@ def test_exp_map_settings_reject_bad_values_naming_the_config_key(overrides, key
     with pytest.raises(ValueError, match=key.replace(".", r"\.")):
         ExpMapSettings(**{k: v for k, v in _settings(**overrides).items()})
     with pytest.raises(ValueError, match=key.replace(".", r"\.")):
-        wg.fit(_linear_gaussian(), _config(**overrides), None, mode=jnp.zeros(3))
+        wg.fit(_linear_gaussian(), wg.Config.from_mapping(_config(**overrides)), None, mode=jnp.zeros(3))
 
 
 def test_exp_map_settings_from_config_converts_numbers():
-    settings = ExpMapSettings.from_config({"solver": "newton", "rtol": "1e-9", "atol": 1, "max_steps": 12.0,
-                                           "residual_tol": "1e-5"})
+    settings = from_mapping(ExpMapSettings, {"solver": "newton", "rtol": "1e-9", "atol": 1, "max_steps": 12.0,
+                                             "residual_tol": "1e-5"}, "approximation.wrapped_gaussian")
     assert settings == ExpMapSettings(solver="newton", rtol=1e-9, atol=1.0, max_steps=12, residual_tol=1e-5)

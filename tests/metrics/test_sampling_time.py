@@ -16,7 +16,7 @@ import pytest
 from toy_posteriors import linear_gaussian_posterior
 
 from geobayes.dataset import Dataset
-from geobayes.methods import get_method
+from geobayes.methods import get_method, method_config
 from geobayes.metrics.sampling_time import SamplingTime, time_sampling
 from geobayes.models import GaussianPrior, LogisticRegression
 from geobayes.posterior import Posterior
@@ -33,7 +33,7 @@ def _logistic_rla_f():
     mode = jnp.zeros(posterior.dim)
     for _ in range(30):
         mode = step(posterior, mode)
-    return get_method("rla_f").fit(posterior, CONFIG, jax.random.PRNGKey(0), mode=mode).approximation
+    return get_method("rla_f").fit(posterior, method_config("rla_f", CONFIG), jax.random.PRNGKey(0), mode=mode).approximation
 
 
 @pytest.fixture(scope="module")
@@ -81,7 +81,7 @@ def test_failed_samples_are_counted(rla_f):
     # A step cap of 1 cannot integrate a curved geodesic: every sample fails, and is counted.
     # (n_batched=1 reuses the compiled one-sample executable: the test stays fast.)
     capped = get_method("rla_f").fit(
-        rla_f.posterior, {**CONFIG, "ode": {**CONFIG["ode"], "max_steps": 1}}, jax.random.PRNGKey(0),
+        rla_f.posterior, method_config("rla_f", {**CONFIG, "ode": {**CONFIG["ode"], "max_steps": 1}}), jax.random.PRNGKey(0),
         mode=rla_f.tangent.mode,
     ).approximation
     timing = time_sampling(capped, jax.random.PRNGKey(2), n_sequential=3, n_batched=1, repeats=2)
@@ -92,7 +92,7 @@ def test_failed_samples_are_counted(rla_f):
 def test_closed_form_sampler_has_zero_steps():
     posterior = linear_gaussian_posterior()
     mode = posterior.model.exact_posterior(posterior.data)[0]
-    ela = get_method("ela").fit(posterior, {}, jax.random.PRNGKey(0), mode=mode).approximation
+    ela = get_method("ela").fit(posterior, method_config("ela"), jax.random.PRNGKey(0), mode=mode).approximation
     timing = time_sampling(ela, jax.random.PRNGKey(0), n_sequential=2, n_batched=3)
     assert timing.repeats == 3
     assert timing.mean_steps_sequential == 0 and timing.mean_steps_batched == 0

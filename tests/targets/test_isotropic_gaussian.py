@@ -7,7 +7,7 @@ import jax.numpy as jnp
 import numpy as np
 import scipy.stats
 
-from geobayes.methods import get_method
+from geobayes.methods import get_method, method_config
 from geobayes.targets import IsotropicGaussian
 
 
@@ -49,8 +49,8 @@ def test_rla_f_equals_ela_for_a_constant_fisher_metric():
     mode = target.hausdorff_map()
     key = jax.random.PRNGKey(5)
     config = {"precision": "fisher"}
-    ela = get_method("ela").fit(target, config, key, mode=mode).approximation
-    rla_f = get_method("rla_f").fit(target, config, key, mode=mode).approximation
+    ela = get_method("ela").fit(target, method_config("ela", config), key, mode=mode).approximation
+    rla_f = get_method("rla_f").fit(target, method_config("rla_f", config), key, mode=mode).approximation
     ela, rla_f = ela.sample(key, 200), rla_f.sample(key, 200)
     assert bool(jnp.all(rla_f.successful))
     np.testing.assert_allclose(rla_f.theta, ela.theta, rtol=0, atol=1e-12)

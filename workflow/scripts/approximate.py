@@ -5,7 +5,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from geobayes.io import load_npz, save_json, save_npz
-from geobayes.methods import get_method, summarise_draws
+from geobayes.methods import get_method, method_config, summarise_draws
 from geobayes.optimize import tangent_precision
 from geobayes.pipeline.device import use_device
 from geobayes.pipeline.posteriors import build_posterior
@@ -21,12 +21,13 @@ with logged_to(smk.log[0]) as log:
     # Hessian precision at the Euclidean MAP, Fisher at the Hausdorff MAP, unless the experiment
     # sets one (the networks: Fisher = GGN + prior precision, laplace-torch's full Laplace).
     cfg = {**smk.params.approximation, "precision": tangent_precision(anchor, smk.params.model)}
+    config = method_config(method, cfg)  # typed: a misspelt or mistyped key fails here, by name
     # Common random numbers: every method of one repetition draws the same base Gaussian.
     key = derive_key(smk.params.seed, "approximate", posterior.name, rep)
     mode = jnp.asarray(load_npz(smk.input.map)["position"])
     clock = Stopwatch()
     with clock.time("fit"):
-        fitted = get_method(method).fit(posterior, cfg, key, mode=mode)
+        fitted = get_method(method).fit(posterior, config, key, mode=mode)
     with clock.time("sample"):
         draws = jax.block_until_ready(fitted.approximation.sample(key, cfg["samples"]))
     # T counts solver steps x evaluations per step: 6 for Dopri5; a method may set its own.

@@ -7,7 +7,7 @@ import numpy as np
 
 from geobayes.data.prepared import load_prepared
 from geobayes.io import load_npz, save_json, save_npz
-from geobayes.methods import get_method, summarise_draws
+from geobayes.methods import get_method, method_config, summarise_draws
 from geobayes.metrics.classifier_variance import distance_to_data, input_grid, predictive_moments
 from geobayes.networks.classifier_posterior import build_classifier_posterior
 from geobayes.pipeline.device import use_device
@@ -22,7 +22,8 @@ with logged_to(smk.log[0]) as log:
     data = load_prepared(smk.input.data, "banana_classification")
     posterior = build_classifier_posterior(cfg, data["X"], data["y"])
     mode = jnp.asarray(load_npz(smk.input.map, required=("position",), what="classifier MAP file")["position"])
-    settings = {"precision": cfg["precision"], "wrapped_gaussian": cfg["wrapped_gaussian"]}
+    settings = method_config(method, {"precision": cfg["precision"], "wrapped_gaussian": cfg["wrapped_gaussian"]},
+                             path="bnn_classifier")
     # Common random numbers: LA and WG at one optimum push the same base Gaussian draws.
     key = derive_key(smk.params.seed, "bnn_classifier_approximate", optimum)
     clock = Stopwatch()

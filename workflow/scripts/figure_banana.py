@@ -7,7 +7,7 @@ import numpy as np
 
 from geobayes.geometry.exponential_map import exponential_map
 from geobayes.io import load_npz
-from geobayes.methods import get_method
+from geobayes.methods import get_method, method_config
 from geobayes.pipeline.posteriors import build_posterior
 from geobayes.pipeline.step import logged_to
 from geobayes.random import derive_key
@@ -31,7 +31,7 @@ with logged_to(smk.log[0]) as log:
     hausdorff = jnp.asarray(load_npz(smk.input.hausdorff_map)["position"])
     cfg = {**smk.params.approximation, "precision": "fisher"}
     key = derive_key(smk.params.seed, "figure", "banana_metric")
-    approx = get_method("rla_f").fit(target, cfg, key, mode=hausdorff).approximation
+    approx = get_method("rla_f").fit(target, method_config("rla_f", cfg), key, mode=hausdorff).approximation
     velocities = approx.tangent.sample_velocities(key, FIGURE_1_SAMPLES)
     end = exponential_map(approx.metric, target, hausdorff, velocities, approx.ode)
     ok = np.asarray(end.successful)

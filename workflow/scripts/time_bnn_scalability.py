@@ -7,7 +7,7 @@ import numpy as np
 from geobayes.dataset import Dataset
 from geobayes.families.gaussian_fixed_variance import GaussianFixedVariance
 from geobayes.io import load_npz, save_json
-from geobayes.methods import get_method
+from geobayes.methods import get_method, method_config
 from geobayes.metrics.sampling_time import time_sampling
 from geobayes.models.gaussian_prior import GaussianPrior
 from geobayes.networks.mlp import MultilayerPerceptron
@@ -37,7 +37,7 @@ with logged_to(smk.log[0]) as log:
     key = derive_key(smk.params.seed, "bnn_scalability", cell)
     clock = Stopwatch()
     with clock.time("fit"):
-        fitted = get_method(method).fit(posterior, cfg, key, mode=jnp.asarray(arrays["theta_trained"]))
+        fitted = get_method(method).fit(posterior, method_config(method, cfg), key, mode=jnp.asarray(arrays["theta_trained"]))
     with clock.time("timing"):
         measured = time_sampling(fitted.approximation, key, n_sequential=int(timing["sequential_samples"]),
                                  n_batched=int(timing["batched_samples"]), repeats=int(timing["repeats"]))

@@ -3,7 +3,7 @@
 import jax.numpy as jnp
 
 from geobayes.io import load_npz, save_json
-from geobayes.methods import get_method
+from geobayes.methods import get_method, method_config
 from geobayes.optimize import tangent_precision
 from geobayes.metrics.sampling_time import time_sampling
 from geobayes.pipeline.device import use_device
@@ -19,7 +19,7 @@ with logged_to(smk.log[0]) as log:
     method, timing = smk.wildcards.method, smk.params.timing
     cfg = {**smk.params.approximation, "precision": tangent_precision("euclidean", smk.params.model)}
     key = derive_key(smk.params.seed, "timing", posterior.name)
-    fitted = get_method(method).fit(posterior, cfg, key, mode=jnp.asarray(load_npz(smk.input.map)["position"]))
+    fitted = get_method(method).fit(posterior, method_config(method, cfg), key, mode=jnp.asarray(load_npz(smk.input.map)["position"]))
     measured = time_sampling(fitted.approximation, key, n_sequential=timing["sequential_samples"],
                              n_batched=timing["batched_samples"], repeats=timing["repeats"])
     record = measured.to_dict()

@@ -5,7 +5,7 @@ wrapped Gaussians but never measured it)."""
 import jax.numpy as jnp
 
 from geobayes.io import load_npz, save_json
-from geobayes.methods import get_method
+from geobayes.methods import get_method, method_config
 from geobayes.metrics.equal_count_timing import time_approximation, time_nuts
 from geobayes.pipeline.device import use_device
 from geobayes.pipeline.posteriors import build_posterior
@@ -22,7 +22,7 @@ with logged_to(smk.log[0]) as log:
     key = derive_key(smk.params.seed, "time_wg", posterior.name)
     methods = {}
     for method in cfg["methods"]:
-        settings = {**smk.params.approximation[method], "precision": "hessian"}
+        settings = method_config(method, {**smk.params.approximation[method], "precision": "hessian"})
         methods[method] = time_approximation(get_method(method).fit, posterior, mode, settings, key, n,
                                              int(cfg["repeats"]))
         print(f"{method}: {methods[method]}", file=log)

@@ -7,6 +7,7 @@ result code, iteration count and residual.
 
 from __future__ import annotations
 
+from enum import Enum
 from typing import NamedTuple
 
 import equinox as eqx
@@ -16,13 +17,27 @@ import optimistix as optx
 
 from geobayes.batching import Schedule, scheduled_map
 from geobayes.geometry.approximate_log_map import ApproximateLogMap
+from geobayes.settings import enum_converter
 
 #: Result code of a solve that converged to a point whose residual exceeds the tolerance: a
 #: stationary point of the least-squares problem that is not a preimage (possible only where
 #: the map is not injective, e.g. neural-network embeddings). Optimistix codes are below it.
 RESIDUAL_FAILURE = 100
 
-SOLVERS = ("auto", "levenberg_marquardt", "newton", "bfgs")
+
+class LeastSquaresSolver(str, Enum):
+    """Solver of the inversion (config ``approximation.wrapped_gaussian.solver``; see :class:`ExpMapSettings`)."""
+
+    AUTO = "auto"
+    LEVENBERG_MARQUARDT = "levenberg_marquardt"
+    NEWTON = "newton"
+    BFGS = "bfgs"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+SOLVERS = tuple(solver.value for solver in LeastSquaresSolver)
 
 
 class ExpMapSettings(eqx.Module):
@@ -46,18 +61,19 @@ class ExpMapSettings(eqx.Module):
         Iteration cap per sample.
     residual_tol
         A converged sample counts as successful only if ``|Log(theta) - V|_inf`` is below it.
+
+    Built from a config slice by :func:`geobayes.settings.from_mapping`.
     """
 
-    solver: str = eqx.field(default="auto", static=True)
+    solver: LeastSquaresSolver = eqx.field(
+        default=LeastSquaresSolver.AUTO, static=True,
+        converter=enum_converter(LeastSquaresSolver, "approximation.wrapped_gaussian.solver"))
     rtol: float = eqx.field(default=1e-8, static=True)
     atol: float = eqx.field(default=1e-8, static=True)
     max_steps: int = eqx.field(default=256, static=True)
     residual_tol: float = eqx.field(default=1e-6, static=True)
 
     def __check_init__(self):
-        if self.solver not in SOLVERS:
-            raise ValueError(f"approximation.wrapped_gaussian.solver must be one of {SOLVERS}, "
-                             f"got {self.solver!r}")
         for name in ("rtol", "atol", "residual_tol"):
             if not getattr(self, name) > 0:
                 raise ValueError(f"approximation.wrapped_gaussian.{name} must be > 0, got {getattr(self, name)}")
@@ -73,12 +89,6 @@ class ExpMapSettings(eqx.Module):
         solver = "newton" if getattr(target, "affine_embedding", False) else "levenberg_marquardt"
         return ExpMapSettings(solver=solver, rtol=self.rtol, atol=self.atol, max_steps=self.max_steps,
                               residual_tol=self.residual_tol)
-
-    @classmethod
-    def from_config(cls, options: dict) -> ExpMapSettings:
-        """Build from the config slice, converting numbers."""
-        return cls(solver=str(options["solver"]), rtol=float(options["rtol"]), atol=float(options["atol"]),
-                   max_steps=int(options["max_steps"]), residual_tol=float(options["residual_tol"]))
 
 
 class ExpMapResult(NamedTuple):

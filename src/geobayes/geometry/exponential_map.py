@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from enum import Enum
 from typing import NamedTuple
 
 import diffrax
@@ -11,8 +12,20 @@ import jax.numpy as jnp
 
 from geobayes.batching import Schedule, scheduled_map
 from geobayes.geometry.metric import Metric
+from geobayes.settings import enum_converter
 
-_SOLVERS = {"dopri5": diffrax.Dopri5, "tsit5": diffrax.Tsit5}
+
+class OdeSolver(str, Enum):
+    """Explicit Runge-Kutta solver of the geodesic IVP (config ``approximation.ode.solver``)."""
+
+    DOPRI5 = "dopri5"
+    TSIT5 = "tsit5"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+_SOLVERS = {OdeSolver.DOPRI5: diffrax.Dopri5, OdeSolver.TSIT5: diffrax.Tsit5}
 
 
 class OdeSettings(eqx.Module):
@@ -20,34 +33,22 @@ class OdeSettings(eqx.Module):
 
     Defaults follow Yu et al. (2024), Sec. 5 / notes Sec. 2.0: Dopri5 with a PID controller
     at ``rtol = 1e-3``, ``atol = 1e-6`` (SciPy ``solve_ivp`` defaults), automatic initial step,
-    ``max_steps = 4096`` (Diffrax default).
+    ``max_steps = 4096`` (Diffrax default). Built from the ``approximation.ode`` config slice
+    by :func:`geobayes.settings.from_mapping`.
     """
 
-    solver: str = eqx.field(default="dopri5", static=True)
+    solver: OdeSolver = eqx.field(default=OdeSolver.DOPRI5, static=True,
+                                  converter=enum_converter(OdeSolver, "approximation.ode.solver"))
     rtol: float = eqx.field(default=1e-3, static=True)
     atol: float = eqx.field(default=1e-6, static=True)
     max_steps: int = eqx.field(default=4096, static=True)
 
     def __check_init__(self):
-        if self.solver not in _SOLVERS:
-            raise ValueError(
-                f"approximation.ode.solver: {self.solver!r} is not one of {sorted(_SOLVERS)}"
-            )
         if not (self.rtol > 0 and self.atol > 0 and self.max_steps >= 1):
             raise ValueError(
                 "approximation.ode: rtol and atol must be > 0 and max_steps >= 1, got "
                 f"rtol={self.rtol}, atol={self.atol}, max_steps={self.max_steps}"
             )
-
-    @classmethod
-    def from_config(cls, ode: dict) -> OdeSettings:
-        """Build from the ``approximation.ode`` config slice."""
-        return cls(
-            solver=ode["solver"],
-            rtol=float(ode["rtol"]),
-            atol=float(ode["atol"]),
-            max_steps=int(ode["max_steps"]),
-        )
 
 
 class GeodesicEndpoints(NamedTuple):

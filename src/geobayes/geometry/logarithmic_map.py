@@ -21,9 +21,6 @@ _SUCCESS = optx.RESULTS.successful._value
 _MAX_STEPS_REACHED = optx.RESULTS.nonlinear_max_steps_reached._value
 _DIVERGED = optx.RESULTS.nonlinear_divergence._value
 
-_REQUIRED_KEYS = ("rtol", "atol", "max_steps", "ode_rtol", "ode_atol", "ode_max_steps")
-_OPTIONAL_KEYS = ("stage_max_steps", "first_stage", "min_stage", "batch_size")
-
 
 class LogMapSettings(eqx.Module):
     """Settings of the shooting solve of ``Log_base(target)`` (see :func:`logarithmic_map`).
@@ -57,8 +54,11 @@ class LogMapSettings(eqx.Module):
         them one after another, ``0`` all at once, ``k`` in chunks of ``k``. Under ``vmap``
         every loop runs until its slowest member is done: on CPU one at a time was 2-7x
         faster (Notes of :func:`logarithmic_map`); on an accelerator batches should pay.
-    ode
-        Exp-map solver settings of each shot.
+    ode_rtol, ode_atol, ode_max_steps
+        Dopri5 settings of each shot (:attr:`ode`).
+
+    Built from the ``approximation.log_map`` config slice by
+    :func:`geobayes.settings.from_mapping`; an absent key keeps its default.
     """
 
     rtol: float = eqx.field(default=1e-6, static=True)
@@ -68,9 +68,17 @@ class LogMapSettings(eqx.Module):
     first_stage: float = eqx.field(default=0.25, static=True)
     min_stage: float = eqx.field(default=1.0 / 1024, static=True)
     batch_size: int = eqx.field(default=1, static=True)
-    ode: OdeSettings = SHOT_ODE
+    ode_rtol: float = eqx.field(default=SHOT_ODE.rtol, static=True)
+    ode_atol: float = eqx.field(default=SHOT_ODE.atol, static=True)
+    ode_max_steps: int = eqx.field(default=SHOT_ODE.max_steps, static=True)
+
+    @property
+    def ode(self) -> OdeSettings:
+        """Exp-map solver settings of each shot (Dopri5)."""
+        return OdeSettings(solver="dopri5", rtol=self.ode_rtol, atol=self.ode_atol, max_steps=self.ode_max_steps)
 
     def __check_init__(self):
+        self.ode  # noqa: B018 - raises naming approximation.ode where the shot settings are bad
         if not (self.rtol > 0 and self.atol > 0):
             raise ValueError(
                 "approximation.log_map: rtol and atol must be > 0, got "
@@ -91,61 +99,6 @@ class LogMapSettings(eqx.Module):
                 "approximation.log_map: need 0 < min_stage <= first_stage <= 1, got "
                 f"min_stage={self.min_stage}, first_stage={self.first_stage}"
             )
-
-    @classmethod
-    def from_config(cls, config: dict) -> LogMapSettings:
-        """Build from the ``approximation.log_map`` config slice.
-
-        Required keys ``rtol, atol, max_steps`` (root find) and ``ode_rtol, ode_atol,
-        ode_max_steps`` (the Dopri5 shots); optional ``stage_max_steps``, ``first_stage``,
-        ``min_stage`` and ``batch_size`` (defaults as in the class).
-
-        Raises
-        ------
-        ValueError
-            Naming the missing, unknown or malformed key.
-        """
-        if not isinstance(config, dict):
-            raise ValueError(
-                f"approximation.log_map: expected a mapping, got {type(config).__name__}"
-            )
-        unknown = sorted(set(config) - set(_REQUIRED_KEYS) - set(_OPTIONAL_KEYS))
-        if unknown:
-            raise ValueError(
-                f"approximation.log_map: unknown keys {unknown}; "
-                f"known: {list(_REQUIRED_KEYS + _OPTIONAL_KEYS)}"
-            )
-        values = {}
-        for key in _REQUIRED_KEYS + _OPTIONAL_KEYS:
-            if key not in config:
-                if key in _REQUIRED_KEYS:
-                    raise ValueError(f"approximation.log_map.{key}: missing")
-                continue
-            integer = key.endswith("max_steps") or key == "batch_size"
-            values[key] = _number(key, config[key], integer=integer)
-        ode = OdeSettings(
-            solver="dopri5",
-            rtol=values.pop("ode_rtol"),
-            atol=values.pop("ode_atol"),
-            max_steps=values.pop("ode_max_steps"),
-        )
-        return cls(ode=ode, **values)
-
-
-def _number(key: str, raw, *, integer: bool):
-    """``raw`` as an int or float, or a ValueError naming ``approximation.log_map.<key>``."""
-    kind = "an integer" if integer else "a number"
-    try:
-        if isinstance(raw, bool):
-            raise TypeError
-        value = float(raw)
-        if integer:
-            if value != int(value):
-                raise ValueError
-            return int(value)
-        return value
-    except (TypeError, ValueError, OverflowError):
-        raise ValueError(f"approximation.log_map.{key}: expected {kind}, got {raw!r}") from None
 
 
 class LogMapResult(NamedTuple):

@@ -1,21 +1,27 @@
 """Approximation methods; registry name = config key = module name.
 
-Every module exposes ``fit(posterior, config, key, *, mode) -> FitResult`` whose
-``approximation.sample(key, n)`` returns :class:`~geobayes.methods.base.ApproximateDraws`.
+Every module exposes ``Config`` (its typed settings, :mod:`geobayes.methods.config`) and
+``fit(posterior, config, key, *, mode) -> FitResult`` whose ``approximation.sample(key, n)``
+returns :class:`~geobayes.methods.base.ApproximateDraws`. Adding a method means its module,
+one entry of :data:`~geobayes.methods.registry.REGISTRY` and its display label in
+:mod:`geobayes.methods.labels` (``METHOD_LABELS``, ``method_label``); the config schema's
+``$defs`` list the same names (tested).
 """
 
 from __future__ import annotations
 
 import importlib
+from collections.abc import Mapping
 from types import ModuleType
+from typing import Any
 
-from geobayes.methods.base import ApproximateDraws, FitResult, summarise_draws
+from geobayes.methods.base import ApproximateDraws, FitResult, checked_mode, sample_count, summarise_draws
+from geobayes.methods.registry import GENERAL_METHOD_NAMES, METHOD_NAMES, REGISTRY, MethodEntry
 
-METHOD_NAMES = (
-    "ela", "rla_b", "rla_blog", "rla_f", "rla_ef", "wg",
-    # Bergamin et al. (2023) on networks: linearised and mini-batched variants.
-    "lin_ela", "lin_rla_b", "rla_b_batched", "lin_rla_b_batched",
-)
+
+def _check(name: str) -> None:
+    if name not in METHOD_NAMES:
+        raise KeyError(f"unknown approximation method {name!r}; known: {', '.join(METHOD_NAMES)}")
 
 
 def get_method(name: str) -> ModuleType:
@@ -26,9 +32,22 @@ def get_method(name: str) -> ModuleType:
     KeyError
         Naming the unknown method and the registered ones.
     """
-    if name not in METHOD_NAMES:
-        raise KeyError(f"unknown approximation method {name!r}; known: {', '.join(METHOD_NAMES)}")
+    _check(name)
     return importlib.import_module(f"geobayes.methods.{name}")
 
 
-__all__ = ["METHOD_NAMES", "ApproximateDraws", "FitResult", "get_method", "summarise_draws"]
+def method_config(name: str, mapping: Mapping[str, Any] | None = None, *, path: str = "approximation"):
+    """Method ``name``'s typed ``Config`` from a config slice (``None`` = the defaults).
+
+    Raises
+    ------
+    geobayes.settings.SettingsError
+        One line naming the bad key (see :meth:`geobayes.methods.config.MethodConfig.from_mapping`).
+    """
+    return get_method(name).Config.from_mapping(mapping, path)
+
+
+__all__ = [
+    "GENERAL_METHOD_NAMES", "METHOD_NAMES", "REGISTRY", "ApproximateDraws", "FitResult", "MethodEntry",
+    "checked_mode", "get_method", "method_config", "sample_count", "summarise_draws",
+]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 import jax
+import jax.numpy as jnp
 import numpy as np
 
 
@@ -67,3 +68,36 @@ def summarise_draws(draws: ApproximateDraws, evaluations_per_step: int) -> dict:
         "T": float(evaluations_per_step * steps.mean()) if steps.size else 0.0,
         "result_codes": {str(int(c)): int(n) for c, n in zip(codes, counts)},
     }
+
+
+def checked_mode(posterior, mode) -> jax.Array:
+    """``mode`` as a float64 array, checked against ``posterior`` before a ``fit`` uses it.
+
+    Raises
+    ------
+    ValueError
+        If its shape is not ``(posterior.dim,)`` or an entry is not finite (a NaN mode would
+        give all-NaN draws that the solvers flag as successful).
+    """
+    mode = jnp.asarray(mode, dtype=jnp.float64)
+    if mode.shape != (posterior.dim,):
+        raise ValueError(f"{posterior.name}: the mode has shape {mode.shape}, expected ({posterior.dim},) "
+                         "(the posterior's dimension)")
+    bad = np.flatnonzero(~np.isfinite(np.asarray(mode)))
+    if bad.size:
+        raise ValueError(f"{posterior.name}: the mode is not finite at {bad.size} of {mode.size} entries "
+                         f"(first at index {int(bad[0])}: {float(mode[bad[0]])})")
+    return mode
+
+
+def sample_count(n) -> int:
+    """``n`` as the number of draws of ``approximation.sample(key, n)``.
+
+    Raises
+    ------
+    ValueError
+        Unless ``n`` is a positive integer (a bool, a float or a traced value is refused).
+    """
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
+        raise ValueError(f"sample(key, n): n must be a positive integer, got {n!r}")
+    return int(n)

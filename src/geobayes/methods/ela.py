@@ -2,14 +2,25 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import equinox as eqx
 import jax
 import jax.numpy as jnp
 
-from geobayes.methods.base import ApproximateDraws, FitResult
+from geobayes.methods.base import ApproximateDraws, FitResult, checked_mode, sample_count
+from geobayes.methods.config import MethodConfig, require_config
 from geobayes.methods.tangent_gaussian import TangentGaussian
 
 NAME = "ela"
+
+
+@dataclasses.dataclass(frozen=True)
+class LaplaceConfig(MethodConfig):
+    """ELA and lin-LA: the tangent Gaussian alone (``precision``)."""
+
+
+Config = LaplaceConfig
 
 
 class LaplaceApproximation(eqx.Module):
@@ -20,6 +31,7 @@ class LaplaceApproximation(eqx.Module):
     @eqx.filter_jit
     def sample(self, key: jax.Array, n: int) -> ApproximateDraws:
         """``n`` exact draws (no solver: all successful, zero steps)."""
+        n = sample_count(n)
         theta = self.tangent.mode + self.tangent.sample_velocities(key, n)
         zeros = jnp.zeros(n, dtype=jnp.int32)
         return ApproximateDraws(theta, jnp.ones(n, dtype=bool), zeros, zeros)
@@ -29,19 +41,20 @@ class LaplaceApproximation(eqx.Module):
         return self.tangent.log_prob_velocity(theta - self.tangent.mode)
 
 
-def fit(posterior, config: dict, key: jax.Array, *, mode: jax.Array) -> FitResult:
-    """Fit ELA at ``mode`` with the precision named by ``config['precision']`` (default Hessian).
+def fit(posterior, config: LaplaceConfig, key: jax.Array, *, mode: jax.Array) -> FitResult:
+    """Fit ELA at ``mode`` with the tangent precision ``config.precision`` (default Hessian).
 
     Parameters
     ----------
     posterior
         The target.
     config
-        The ``approximation`` config slice.
+        The settings (:class:`~geobayes.methods.config.LaplaceConfig`).
     key
         Unused (the fit is deterministic); part of the common ``fit`` protocol.
     mode
-        The MAP.
+        The MAP, shape ``(posterior.dim,)``, finite (else ValueError).
     """
-    tangent = TangentGaussian.at_mode(posterior, mode, config.get("precision", "hessian"))
+    config = require_config(config, LaplaceConfig, NAME)
+    tangent = TangentGaussian.at_mode(posterior, checked_mode(posterior, mode), config.precision)
     return FitResult(LaplaceApproximation(tangent), {"method": NAME})

@@ -2,14 +2,33 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import equinox as eqx
 import jax
 
 from geobayes.batching import Schedule
 from geobayes.geometry.exponential_map import OdeSettings, exponential_map
 from geobayes.geometry.metric import Metric
-from geobayes.methods.base import ApproximateDraws, FitResult
+from geobayes.methods.base import ApproximateDraws, FitResult, checked_mode, sample_count
+from geobayes.methods.config import MethodConfig, require_config
 from geobayes.methods.tangent_gaussian import TangentGaussian
+
+
+@dataclasses.dataclass(frozen=True)
+class GeodesicConfig(MethodConfig):
+    """RLA-B, RLA-F, RLA-EF, lin-riem-LA: a tangent Gaussian pushed through the Exp map.
+
+    Parameters
+    ----------
+    ode
+        Solver of the geodesic IVP (``approximation.ode``).
+    schedule
+        Chunking of the batched solves (``approximation.schedule``).
+    """
+
+    ode: OdeSettings = OdeSettings()
+    schedule: Schedule = Schedule()
 
 
 class GeodesicLaplace(eqx.Module):
@@ -41,6 +60,7 @@ class GeodesicLaplace(eqx.Module):
 
         ``schedule`` overrides the fitted one (the draws do not depend on it).
         """
+        n = sample_count(n)
         velocities = self.tangent.sample_velocities(key, n)
         end = exponential_map(self.metric, self.posterior, self.tangent.mode, velocities, self.ode,
                               self.schedule if schedule is None else schedule)
@@ -48,10 +68,18 @@ class GeodesicLaplace(eqx.Module):
 
 
 def fit_geodesic_laplace(
-    name: str, metric: Metric, posterior, config: dict, mode: jax.Array
+    name: str, metric: Metric, posterior, config: GeodesicConfig, mode: jax.Array
 ) -> FitResult:
-    """Shared ``fit`` of the geodesic family: tangent Gaussian at ``mode`` + the given metric."""
-    tangent = TangentGaussian.at_mode(posterior, mode, config.get("precision", "hessian"))
-    ode = OdeSettings.from_config(config["ode"]) if "ode" in config else OdeSettings()
-    return FitResult(GeodesicLaplace(tangent, metric, posterior, ode, Schedule.from_config(config)),
+    """Shared ``fit`` of the geodesic family: tangent Gaussian at ``mode`` + the given metric.
+
+    Raises
+    ------
+    ValueError
+        If ``mode`` does not fit ``posterior`` (:func:`~geobayes.methods.base.checked_mode`).
+    TypeError
+        If ``config`` is not a :class:`~geobayes.methods.config.GeodesicConfig`.
+    """
+    config = require_config(config, GeodesicConfig, name)
+    tangent = TangentGaussian.at_mode(posterior, checked_mode(posterior, mode), config.precision)
+    return FitResult(GeodesicLaplace(tangent, metric, posterior, config.ode, config.schedule),
                      {"method": name})

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import equinox as eqx
 import jax
 import jax.numpy as jnp
@@ -9,9 +11,37 @@ import jax.numpy as jnp
 from geobayes.batching import Schedule, scheduled_map
 from geobayes.geometry.exponential_map import OdeSettings, exponential_map, metric_speeds
 from geobayes.geometry.monge import Monge
-from geobayes.methods.base import ApproximateDraws, FitResult
+from geobayes.methods.base import ApproximateDraws, FitResult, checked_mode, sample_count
+from geobayes.methods.config import require_config
+from geobayes.methods.geodesic_laplace import GeodesicConfig
 from geobayes.methods.tangent_gaussian import TangentGaussian
+from geobayes.settings import SettingsError
 from geobayes.target import Target
+
+
+@dataclasses.dataclass(frozen=True)
+class Minibatch:
+    """Bergamin et al.'s (2023, Sec. 3.3) mini-batched metric (``approximation.minibatch``).
+
+    Parameters
+    ----------
+    size
+        Observations in each geodesic's batch.
+    """
+
+    size: int
+
+    def __post_init__(self):
+        if isinstance(self.size, bool) or not isinstance(self.size, int) or self.size < 1:
+            raise SettingsError(f"approximation.minibatch.size: expected an integer >= 1, got {self.size!r}")
+
+
+@dataclasses.dataclass(frozen=True)
+class MinibatchConfig(GeodesicConfig):
+    """riem-LA (batches) and lin-riem-LA (batches): :class:`GeodesicConfig` and the batch size,
+    which ``fit`` requires (``None`` until set)."""
+
+    minibatch: Minibatch | None = None
 
 
 class MinibatchPosterior(Target):
@@ -56,6 +86,7 @@ class MinibatchGeodesicLaplace(eqx.Module):
     def sample(self, key: jax.Array, n: int, schedule: Schedule | None = None) -> ApproximateDraws:
         """``n`` samples with per-sample result codes and step counts (``schedule`` overrides
         the fitted one)."""
+        n = sample_count(n)
         velocities = self.tangent.sample_velocities(key, n)
         data = self.posterior.data
         total = data.X.shape[0]
@@ -78,19 +109,20 @@ class MinibatchGeodesicLaplace(eqx.Module):
         return ApproximateDraws(points, successful, codes, steps)
 
 
-def fit_minibatch_geodesic(name: str, posterior, config: dict, mode: jax.Array) -> FitResult:
-    """Shared ``fit``: the full-data tangent Gaussian and the ``config['minibatch']['size']`` batch.
+def fit_minibatch_geodesic(name: str, posterior, config: MinibatchConfig, mode: jax.Array) -> FitResult:
+    """Shared ``fit``: the full-data tangent Gaussian and the ``config.minibatch.size`` batch.
 
     Raises
     ------
     ValueError
-        If the batch size is missing, below 1 or above the number of observations.
+        If the batch size is missing or above the number of observations, or ``mode`` does not
+        fit ``posterior``.
     """
-    size = config.get("minibatch", {}).get("size")
+    config = require_config(config, MinibatchConfig, name)
+    size = None if config.minibatch is None else config.minibatch.size
     total = int(posterior.data.X.shape[0])
-    if size is None or not 1 <= int(size) <= total:
+    if size is None or not 1 <= size <= total:
         raise ValueError(f"{posterior.name}: approximation.minibatch.size must be in [1, {total}], got {size!r}")
-    tangent = TangentGaussian.at_mode(posterior, mode, config.get("precision", "hessian"))
-    ode = OdeSettings.from_config(config["ode"]) if "ode" in config else OdeSettings()
-    approximation = MinibatchGeodesicLaplace(tangent, posterior, int(size), ode, Schedule.from_config(config))
-    return FitResult(approximation, {"method": name, "batch_size": int(size)})
+    tangent = TangentGaussian.at_mode(posterior, checked_mode(posterior, mode), config.precision)
+    approximation = MinibatchGeodesicLaplace(tangent, posterior, size, config.ode, config.schedule)
+    return FitResult(approximation, {"method": name, "batch_size": size})

@@ -6,12 +6,14 @@ import jax
 
 from geobayes.geometry.monge import Monge
 from geobayes.methods.base import FitResult
-from geobayes.methods.geodesic_laplace import fit_geodesic_laplace
+from geobayes.methods.geodesic_laplace import GeodesicConfig, fit_geodesic_laplace
 
 NAME = "rla_b"
 
+Config = GeodesicConfig
 
-def fit(posterior, config: dict, key: jax.Array, *, mode: jax.Array) -> FitResult:
+
+def fit(posterior, config: GeodesicConfig, key: jax.Array, *, mode: jax.Array) -> FitResult:
     """Fit RLA-B: metric ``I + grad l grad l^T``, Hessian precision at the Euclidean MAP.
 
     Bergamin et al. (2023), Sec. 3; Yu et al. (2024), Sec. 3 and Algorithm 1.

@@ -13,10 +13,23 @@ from geobayes.geometry.exponential_map import OdeSettings, exponential_map
 from geobayes.geometry.gaussian_monge import GaussianMonge
 from geobayes.geometry.logarithmic_map import LogMapResult, LogMapSettings, logarithmic_map
 from geobayes.geometry.monge import Monge
-from geobayes.methods.base import ApproximateDraws, FitResult
+from geobayes.methods.base import ApproximateDraws, FitResult, checked_mode, sample_count
+from geobayes.methods.config import require_config
+from geobayes.methods.geodesic_laplace import GeodesicConfig
 from geobayes.methods.tangent_gaussian import TangentGaussian
 
 NAME = "rla_blog"
+
+
+@dataclasses.dataclass(frozen=True)
+class LogExpConfig(GeodesicConfig):
+    """RLA-BLog: :class:`~geobayes.methods.geodesic_laplace.GeodesicConfig` and the shooting log
+    map (``approximation.log_map``)."""
+
+    log_map: LogMapSettings = LogMapSettings()
+
+
+Config = LogExpConfig
 
 #: ``result_code`` of a draw whose log map failed: this offset plus the Optimistix code of
 #: the log map (so ``>= 100``); codes below it are Diffrax codes of the Exp map.
@@ -74,6 +87,7 @@ class LogExpLaplace(eqx.Module):
         the returned :class:`~geobayes.geometry.logarithmic_map.LogMapResult`. ``schedule``
         overrides the fitted schedule of the Exp map.
         """
+        n = sample_count(n)
         mode = self.tangent.mode
         base = self.tangent.sample_velocities(key, n)
         log = logarithmic_map(self.gaussian_metric, None, mode, mode + base, self.log_map)
@@ -95,7 +109,7 @@ class LogExpLaplace(eqx.Module):
         return self.sample_with_log_map(key, n, schedule)[0]
 
 
-def fit(posterior, config: dict, key: jax.Array, *, mode: jax.Array) -> FitResult:
+def fit(posterior, config: LogExpConfig, key: jax.Array, *, mode: jax.Array) -> FitResult:
     """Fit RLA-BLog at ``mode`` (Yu et al. 2024, Sec. 4.1, Algorithm 2).
 
     Parameters
@@ -103,23 +117,18 @@ def fit(posterior, config: dict, key: jax.Array, *, mode: jax.Array) -> FitResul
     posterior
         The target.
     config
-        The ``approximation`` config slice: ``precision`` (``"hessian"`` by default, or
-        ``"fisher"``), ``ode`` (Exp-map settings, :class:`OdeSettings` defaults if absent) and
-        ``log_map`` (:meth:`LogMapSettings.from_config`; defaults if absent) and ``schedule``
-        (:meth:`Schedule.from_config`). A log map run all at once (``log_map.batch_size: 0``)
-        is chunked by ``schedule.chunk_size``; its default, one target at a time, already holds
-        one target in memory.
+        :class:`~geobayes.methods.config.LogExpConfig`: ``precision``, ``ode`` (the Exp map),
+        ``log_map`` (:class:`LogMapSettings`) and ``schedule``. A log map run all at once
+        (``log_map.batch_size: 0``) is chunked by ``schedule.chunk_size``; its default, one
+        target at a time, already holds one target in memory.
     key
         Unused (the fit is deterministic); part of the common ``fit`` protocol.
     mode
         The MAP.
     """
-    tangent = TangentGaussian.at_mode(posterior, mode, config.get("precision", "hessian"))
-    ode = OdeSettings.from_config(config["ode"]) if "ode" in config else OdeSettings()
-    log_map = (
-        LogMapSettings.from_config(config["log_map"]) if "log_map" in config else LogMapSettings()
-    )
-    schedule = Schedule.from_config(config)
+    config = require_config(config, LogExpConfig, NAME)
+    tangent = TangentGaussian.at_mode(posterior, checked_mode(posterior, mode), config.precision)
+    log_map, schedule = config.log_map, config.schedule
     if log_map.batch_size == 0 and schedule.chunk_size is not None:
         log_map = dataclasses.replace(log_map, batch_size=schedule.chunk_size)
-    return FitResult(LogExpLaplace(tangent, posterior, ode, log_map, schedule), {"method": NAME})
+    return FitResult(LogExpLaplace(tangent, posterior, config.ode, log_map, schedule), {"method": NAME})

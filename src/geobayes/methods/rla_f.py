@@ -6,14 +6,16 @@ import jax
 
 from geobayes.geometry.fisher import Fisher
 from geobayes.methods.base import FitResult
-from geobayes.methods.geodesic_laplace import fit_geodesic_laplace
+from geobayes.methods.geodesic_laplace import GeodesicConfig, fit_geodesic_laplace
 
 NAME = "rla_f"
 
+Config = GeodesicConfig
 
-def fit(posterior, config: dict, key: jax.Array, *, mode: jax.Array) -> FitResult:
+
+def fit(posterior, config: GeodesicConfig, key: jax.Array, *, mode: jax.Array) -> FitResult:
     """Fit RLA-F: Fisher metric (Eq. (3)) with its closed-form Christoffel contraction where the
-    model has one; precision from ``config['precision']`` (Hessian by default).
+    model has one; precision from ``config.precision`` (Hessian by default).
 
     Yu et al. (2024), Sec. 4.2-4.3.
     """

@@ -18,6 +18,9 @@ class Precision(str, Enum):
     FISHER = "fisher"
     """Fisher metric at the mode (paired with the Hausdorff MAP)."""
 
+    def __str__(self) -> str:
+        return self.value
+
 
 class TangentGaussian(eqx.Module):
     """``N(0, P^{-1})`` on the tangent space at ``mode``, stored by the Cholesky factor of ``P``.

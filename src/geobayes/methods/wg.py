@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import equinox as eqx
 import jax
-import jax.numpy as jnp
 
 from geobayes.batching import Schedule
 from geobayes.geometry.approximate_exponential_map import (
@@ -12,10 +13,22 @@ from geobayes.geometry.approximate_exponential_map import (
     approximate_exponential_map,
 )
 from geobayes.geometry.approximate_log_map import ApproximateLogMap
-from geobayes.methods.base import ApproximateDraws, FitResult
+from geobayes.methods.base import ApproximateDraws, FitResult, checked_mode, sample_count
+from geobayes.methods.config import MethodConfig, require_config
 from geobayes.methods.tangent_gaussian import TangentGaussian
 
 NAME = "wg"
+
+
+@dataclasses.dataclass(frozen=True)
+class WrappedGaussianConfig(MethodConfig):
+    """WG: the least-squares inversion (``approximation.wrapped_gaussian``) and its schedule."""
+
+    wrapped_gaussian: ExpMapSettings = ExpMapSettings()
+    schedule: Schedule = Schedule()
+
+
+Config = WrappedGaussianConfig
 
 #: ``T`` of a sample counts least-squares iterations (one residual and one Jacobian each).
 EVALUATIONS_PER_STEP = 1
@@ -53,6 +66,7 @@ class WrappedGaussian(eqx.Module):
     def sample(self, key: jax.Array, n: int, schedule: Schedule | None = None) -> ApproximateDraws:
         """``n`` samples, each with its solver result code, steps and residual (``schedule``
         overrides the fitted one)."""
+        n = sample_count(n)
         velocities = self.tangent.sample_velocities(key, n)
         end = approximate_exponential_map(self.log_map, velocities, self.settings,
                                          self.schedule if schedule is None else schedule)
@@ -63,8 +77,8 @@ class WrappedGaussian(eqx.Module):
         return self.tangent.log_prob_velocity(self.log_map(theta)) + self.log_map.log_abs_det_jacobian(theta)
 
 
-def fit(posterior, config: dict, key: jax.Array, *, mode: jax.Array) -> FitResult:
-    """Fit WG at ``mode``: tangent Gaussian with ``config['precision']`` (Hessian by default, the
+def fit(posterior, config: WrappedGaussianConfig, key: jax.Array, *, mode: jax.Array) -> FitResult:
+    """Fit WG at ``mode``: tangent Gaussian with ``config.precision`` (Hessian by default, the
     paper's ``Sigma_bar``) and the approximate log map at the same base point.
 
     Parameters
@@ -72,14 +86,16 @@ def fit(posterior, config: dict, key: jax.Array, *, mode: jax.Array) -> FitResul
     posterior
         A target with a contrast description (``family``, ``embed``, ``prior_covariance``).
     config
-        The ``approximation`` config slice; ``wrapped_gaussian`` holds the solver settings.
+        :class:`~geobayes.methods.config.WrappedGaussianConfig`; ``wrapped_gaussian`` holds the
+        solver settings.
     key
         Unused (the fit is deterministic).
     mode
         Base point: the MAP (the Hausdorff anchor 0 for Neal's funnel, as in the paper).
     """
-    tangent = TangentGaussian.at_mode(posterior, mode, config.get("precision", "hessian"))
-    settings = (ExpMapSettings.from_config(config["wrapped_gaussian"]) if "wrapped_gaussian" in config
-                else ExpMapSettings()).resolve(posterior)
-    log_map = ApproximateLogMap(posterior, jnp.asarray(mode, dtype=jnp.float64))
-    return FitResult(WrappedGaussian(tangent, log_map, settings, Schedule.from_config(config)), {"method": NAME})
+    config = require_config(config, WrappedGaussianConfig, NAME)
+    mode = checked_mode(posterior, mode)
+    tangent = TangentGaussian.at_mode(posterior, mode, config.precision)
+    settings = config.wrapped_gaussian.resolve(posterior)
+    log_map = ApproximateLogMap(posterior, mode)
+    return FitResult(WrappedGaussian(tangent, log_map, settings, config.schedule), {"method": NAME})

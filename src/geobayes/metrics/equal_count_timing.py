@@ -28,7 +28,7 @@ def _timed(fn):
     return time.perf_counter() - start, out
 
 
-def time_approximation(fit, posterior, mode, config: dict, key: jax.Array, n: int, repeats: int) -> dict[str, Any]:
+def time_approximation(fit, posterior, mode, config, key: jax.Array, n: int, repeats: int) -> dict[str, Any]:
     """Fit one method and time drawing ``n`` samples in one batched call.
 
     Parameters
@@ -36,7 +36,7 @@ def time_approximation(fit, posterior, mode, config: dict, key: jax.Array, n: in
     fit
         The method's ``fit`` function (``geobayes.methods.<name>.fit``).
     posterior, mode, config, key
-        As for ``fit``; the same key draws the samples.
+        As for ``fit`` (``config`` the method's typed ``Config``); the same key draws the samples.
     n
         Samples per call.
     repeats
