@@ -383,7 +383,7 @@ def summary_inputs(wildcards):
     (results/<kind>/<posterior>[/...].json) of its posteriors (each becomes tidy rows,
     geobayes.report.tidy)."""
     posteriors = set(experiment_posteriors(wildcards.experiment))
-    timings = [f for f in timing_files() + wg_timing_files() if f.split("/")[2].removesuffix(".json") in posteriors]
+    timings = [f for f in timing_files() + wg_timing_files() if Path(f).parts[2].removesuffix(".json") in posteriors]
     return experiment_evaluations(wildcards.experiment) + timings
 
 
