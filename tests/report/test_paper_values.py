@@ -1,9 +1,8 @@
-"""Tests of geobayes.report.paper_values on the transcribed Yu et al. (2024), Tables 1, 2, 4, 6 and Figs. 4/8."""
+"""Tests of geobayes.report.paper_values: one long schema for every paper value, one loader."""
 
 import re
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from geobayes.report.paper_values import PAPER_VALUE_COLUMNS, load_paper_values
@@ -11,150 +10,111 @@ from geobayes.report.paper_values import PAPER_VALUE_COLUMNS, load_paper_values
 PAPER_VALUES = Path(__file__).resolve().parents[2] / "workflow/resources/paper_values"
 TABLE2 = PAPER_VALUES / "yu2024_table2.csv"
 PAPER_TEXT = "../shared/papers/yu2024-rla-fisher-metric.txt"
+KEYS = ["experiment", "posterior", "anchor", "method", "metric"]
+HEADER = "# source: test\n" + ",".join(PAPER_VALUE_COLUMNS) + "\n"
+
+
+def _keyed(name):
+    return load_paper_values(PAPER_VALUES / name).set_index(KEYS)
 
 
 def test_table2_has_ten_rows_by_four_methods_of_w():
     paper = load_paper_values(TABLE2)
     assert tuple(paper.columns) == PAPER_VALUE_COLUMNS
-    w = paper[paper["metric"] == "W"]
-    assert len(w) == 40
-    assert len(w[["inputs", "dataset"]].drop_duplicates()) == 10
+    w = paper[paper["metric"] == "wasserstein1"]
+    assert len(w) == 40 and w["posterior"].nunique() == 10
     assert sorted(set(w["method"])) == ["ela", "rla_b", "rla_blog", "rla_f"]
-    assert (w.groupby("method").size() == 10).all()
-    assert w["std"].notna().all()
+    assert (w["spread_kind"] == "std").all() and w["spread"].notna().all()
     t = paper[paper["metric"] == "T"]
-    assert len(t) == 30 and "ela" not in set(t["method"]) and t["std"].isna().all()
+    assert len(t) == 30 and "ela" not in set(t["method"]) and t["spread"].isna().all()
+    assert (t["spread_kind"] == "none").all() and (paper["source"] == "Table 2").all()
 
 
-def test_table2_spot_values_and_citation():
-    paper = load_paper_values(TABLE2).set_index(["inputs", "dataset", "method", "metric"])
-    assert paper.loc[("standardised", "heart", "rla_blog", "W"), "mean"] == 1.154
-    assert paper.loc[("standardised", "heart", "rla_blog", "W"), "std"] == 0.189
-    assert paper.loc[("raw", "australian", "rla_b", "T"), "mean"] == 18513.8
-    assert paper.loc[("raw", "german", "rla_f", "W"), "mean"] == 0.823
-    assert np.isnan(paper.loc[("raw", "german", "rla_f", "T"), "std"])
-    head = TABLE2.read_text(encoding="utf-8").splitlines()[0]
-    assert head.startswith("#") and "Riemannian Laplace Approximation with the Fisher Metric" in head
-    assert "AISTATS 2024, Table 2" in head
+def test_table2_spot_values_share_our_posterior_names():
+    paper = _keyed("yu2024_table2.csv")
+    cell = ("logreg", "heart_standardised-logreg", "", "rla_blog", "wasserstein1")
+    assert paper.loc[cell, ["mean", "spread"]].tolist() == [1.154, 0.189]
+    assert paper.loc[("logreg", "australian_raw-logreg", "", "rla_b", "T"), "mean"] == 18513.8
+    assert paper.loc[("logreg", "german_raw-logreg", "", "rla_f", "wasserstein1"), "mean"] == 0.823
 
 
-HEADER = "# source: test\n"
-
-
-@pytest.mark.parametrize(
-    ("body", "message"),
-    [
-        ("inputs,dataset,method,metric,mean\nraw,pima,ela,W,0.2\n", "expected columns"),
-        ("inputs,dataset,method,metric,mean,std\nraw,pima,ela,X,0.2,0.1\n", "metric must be one of"),
-        ("inputs,dataset,method,metric,mean,std\nraw,pima,ela,W,0.2,\n", "needs a 'std'"),
-        ("inputs,dataset,method,metric,mean,std\nraw,pima,ela,W,abc,0.1\n", "non-numeric 'mean'"),
-        ("inputs,dataset,method,metric,mean,std\nraw,pima,ela,W,0.2,0.1\nraw,pima,ela,W,0.3,0.1\n", "duplicated"),
-    ],
-)
-def test_bad_files_are_rejected_naming_the_file(tmp_path, body, message):
-    path = tmp_path / "bad.csv"
-    path.write_text(HEADER + body, encoding="utf-8")
-    with pytest.raises(ValueError, match=message) as info:
-        load_paper_values(path)
-    assert str(path) in str(info.value)
-
-
-def test_missing_citation_and_missing_file(tmp_path):
-    path = tmp_path / "uncited.csv"
-    path.write_text("inputs,dataset,method,metric,mean,std\nraw,pima,ela,W,0.2,0.1\n", encoding="utf-8")
-    with pytest.raises(ValueError, match="comment lines citing"):
-        load_paper_values(path)
-    with pytest.raises(FileNotFoundError, match="nowhere.csv"):
-        load_paper_values(tmp_path / "nowhere.csv")
-
-
-def _keyed(name):
-    return load_paper_values(PAPER_VALUES / name).set_index(["inputs", "dataset", "method", "metric"])
-
-
-@pytest.mark.parametrize(
-    ("name", "source"),
-    [
-        ("yu2024_table1.csv", "AISTATS 2024, Table 1"),
-        ("yu2024_table2.csv", "AISTATS 2024, Table 2"),
-        ("yu2024_table4.csv", "AISTATS 2024, Table 4"),
-        ("yu2024_table6.csv", "AISTATS 2024, Table 6"),
-        ("yu2024_squiggle_evaluations.csv", "AISTATS 2024, Supp. 16.2"),
-    ],
-)
+@pytest.mark.parametrize(("name", "source"), [
+    ("yu2024_table1.csv", "AISTATS 2024, Table 1"), ("yu2024_table2.csv", "AISTATS 2024, Table 2"),
+    ("yu2024_table4.csv", "AISTATS 2024, Table 4"), ("yu2024_table6.csv", "AISTATS 2024, Table 6"),
+    ("yu2024_squiggle_evaluations.csv", "AISTATS 2024, Supp. 16.2")])
 def test_every_file_loads_and_cites_its_source(name, source):
     path = PAPER_VALUES / name
-    paper = load_paper_values(path)
-    assert tuple(paper.columns) == PAPER_VALUE_COLUMNS and len(paper) > 0
+    assert len(load_paper_values(path)) > 0
     lines = path.read_text(encoding="utf-8").splitlines()
-    head = lines[0]
-    assert head.startswith("# Source:") and "Riemannian Laplace Approximation with the Fisher Metric" in head
-    assert source in head
+    assert lines[0].startswith("# Source:") and source in lines[0]
     assert PAPER_TEXT in lines[1] and re.search(r"lines? \d+", lines[1])
 
 
-def test_table1_banana_with_empirical_fisher():
+def test_all_files_load_together_without_a_key_twice():
+    paper = load_paper_values(sorted(PAPER_VALUES.glob("*.csv")))
+    assert not paper.duplicated(KEYS).any()
+    assert {"logreg", "banana", "squiggle"} <= set(paper["experiment"])
+
+
+def test_table1_banana_anchors_and_empirical_fisher():
     paper = _keyed("yu2024_table1.csv")
     assert len(paper) == 16
-    assert set(paper.index.get_level_values("inputs")) == {"euclidean", "hausdorff"}
-    assert set(paper.index.get_level_values("dataset")) == {"banana"}
-    # Table 1, Euclidean row: ELA [1.434, 0.01], RLA-BLog T 70.4; Hausdorff row: RLA-F [0.143, 0.009], T 32.7.
-    assert paper.loc[("euclidean", "banana", "ela", "W"), "mean"] == 1.434
-    assert paper.loc[("euclidean", "banana", "ela", "W"), "std"] == 0.01
-    assert paper.loc[("euclidean", "banana", "rla_blog", "T"), "mean"] == 70.4
-    assert paper.loc[("hausdorff", "banana", "rla_f", "W"), "mean"] == 0.143
-    assert paper.loc[("hausdorff", "banana", "rla_f", "W"), "std"] == 0.009
-    assert paper.loc[("hausdorff", "banana", "rla_f", "T"), "mean"] == 32.7
-    assert np.isnan(paper.loc[("hausdorff", "banana", "rla_b", "T"), "std"])
-    # Supp. 16.6: Empirical Fisher [0.799, 0.008] (Euclidean MAP) and [0.141, 0.003] (Hausdorff MAP); no T.
-    assert paper.loc[("euclidean", "banana", "rla_ef", "W"), ["mean", "std"]].tolist() == [0.799, 0.008]
-    assert paper.loc[("hausdorff", "banana", "rla_ef", "W"), ["mean", "std"]].tolist() == [0.141, 0.003]
-    methods_with_t = sorted(set(paper.xs("T", level="metric").index.get_level_values("method")))
-    assert methods_with_t == ["rla_b", "rla_blog", "rla_f"]
+    assert paper.loc[("banana", "yu2024-banana", "euclidean", "ela", "wasserstein1"), ["mean", "spread"]].tolist() \
+        == [1.434, 0.01]
+    assert paper.loc[("banana", "yu2024-banana", "hausdorff", "rla_f", "T"), "mean"] == 32.7
+    assert paper.loc[("banana", "yu2024-banana", "hausdorff", "rla_ef", "wasserstein1"), ["mean", "spread"]].tolist() \
+        == [0.141, 0.003]
 
 
-def test_table4_seconds_per_sample():
+def test_table4_seconds_and_the_papers_claim():
     paper = _keyed("yu2024_table4.csv")
-    assert len(paper) == 30
-    assert set(paper.index.get_level_values("metric")) == {"seconds"}
-    assert set(paper.index.get_level_values("method")) == {"rla_b", "rla_blog", "rla_f"}
-    assert paper["std"].isna().all()
-    assert paper.loc[("standardised", "german", "rla_blog", "seconds"), "mean"] == 2.215
-    assert paper.loc[("raw", "australian", "rla_b", "seconds"), "mean"] == 6.183
-    assert paper.loc[("raw", "heart", "rla_f", "seconds"), "mean"] == 0.006
-    # The paper's claim (Supp. 16.4): RLA-F takes the least time per sample in every row.
+    assert len(paper) == 30 and set(paper.index.get_level_values("metric")) == {"seconds_per_sample"}
+    assert paper.loc[("logreg", "german_standardised-logreg", "", "rla_blog", "seconds_per_sample"), "mean"] == 2.215
+    # Supp. 16.4: RLA-F takes the least time per sample in every row.
     seconds = paper["mean"].unstack("method")
     assert (seconds.idxmin(axis=1) == "rla_f").all()
 
 
-def test_table6_empirical_fisher_logreg():
+def test_table6_and_squiggle_counts():
     paper = _keyed("yu2024_table6.csv")
-    assert len(paper) == 12
-    assert set(paper.index.get_level_values("method")) == {"rla_ef"}
-    assert set(paper.index.get_level_values("dataset")) == {"ripley", "pima", "heart"}
-    assert paper.loc[("raw", "heart", "rla_ef", "W"), ["mean", "std"]].tolist() == [0.942, 0.02]
-    assert paper.loc[("standardised", "pima", "rla_ef", "T"), "mean"] == 12.1
-    assert paper.loc[("raw", "heart", "rla_ef", "T"), "mean"] == 17.0
-    # Claim (Supp. 16.6): on raw Heart it is worse than ELA of Table 2 (0.942 vs 0.842).
-    table2 = _keyed("yu2024_table2.csv")
-    assert paper.loc[("raw", "heart", "rla_ef", "W"), "mean"] > table2.loc[("raw", "heart", "ela", "W"), "mean"]
+    assert len(paper) == 12 and set(paper.index.get_level_values("method")) == {"rla_ef"}
+    assert paper.loc[("logreg", "heart_raw-logreg", "", "rla_ef", "wasserstein1"), ["mean", "spread"]].tolist() \
+        == [0.942, 0.02]
+    squiggle = _keyed("yu2024_squiggle_evaluations.csv")["mean"].to_dict()
+    assert squiggle[("squiggle", "difficult-squiggle", "", "rla_b", "T")] == 300.0
 
 
-def test_squiggle_evaluation_counts():
-    paper = _keyed("yu2024_squiggle_evaluations.csv")
-    assert paper["mean"].to_dict() == {
-        ("easy", "squiggle", "rla_b", "T"): 75.0,
-        ("easy", "squiggle", "rla_f", "T"): 32.0,
-        ("difficult", "squiggle", "rla_b", "T"): 300.0,
-        ("difficult", "squiggle", "rla_f", "T"): 41.0,
-    }
-    assert paper["std"].isna().all()
+ROW = "logreg,pima_raw-logreg,,ela,wasserstein1,0.2,0.1,std,Table 2\n"
 
 
-def test_seconds_without_std_is_accepted_and_unknown_metric_names_seconds(tmp_path):
-    path = tmp_path / "times.csv"
-    path.write_text(HEADER + "inputs,dataset,method,metric,mean,std\nraw,pima,rla_f,seconds,0.006,\n", encoding="utf-8")
-    assert np.isnan(load_paper_values(path).loc[0, "std"])
-    path.write_text(HEADER + "inputs,dataset,method,metric,mean,std\nraw,pima,rla_f,time,0.006,\n", encoding="utf-8")
-    with pytest.raises(ValueError, match="'seconds'"):
+@pytest.mark.parametrize(("body", "message"), [
+    ("experiment,posterior,method,metric,mean\nlogreg,p,ela,w,0.2\n", "expected columns"),
+    (ROW.replace(",std,", ",sd,"), "spread_kind must be one of"),
+    (ROW.replace("0.1,std", ",std"), "spread is given exactly where"),
+    (ROW.replace(",0.1,std", ",0.1,none"), "spread is given exactly where"),
+    (ROW.replace("0.2", "abc"), "non-numeric 'mean'"),
+    (ROW.replace("0.1", "-0.1"), "negative 'spread'"),
+    (ROW.replace("logreg,", ",", 1), "empty 'experiment'"),
+    (ROW + ROW, "duplicated keys"),
+])
+def test_bad_files_are_rejected_naming_the_file(tmp_path, body, message):
+    path = tmp_path / "bad.csv"
+    path.write_text(HEADER + body if "experiment," not in body else "# source\n" + body, encoding="utf-8")
+    with pytest.raises(ValueError, match=message) as info:
         load_paper_values(path)
+    assert str(path) in str(info.value) and "\n" not in str(info.value)
+
+
+def test_missing_citation_missing_file_and_a_key_in_two_files(tmp_path):
+    uncited = tmp_path / "uncited.csv"
+    uncited.write_text(",".join(PAPER_VALUE_COLUMNS) + "\n" + ROW, encoding="utf-8")
+    with pytest.raises(ValueError, match="comment lines citing"):
+        load_paper_values(uncited)
+    with pytest.raises(FileNotFoundError, match="nowhere.csv"):
+        load_paper_values(tmp_path / "nowhere.csv")
+    first, second = tmp_path / "a.csv", tmp_path / "b.csv"
+    first.write_text(HEADER + ROW, encoding="utf-8")
+    second.write_text(HEADER + ROW, encoding="utf-8")
+    with pytest.raises(ValueError, match="given in two files"):
+        load_paper_values([first, second])
+    assert load_paper_values(str(first)).loc[0, "spread"] == 0.1

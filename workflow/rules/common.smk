@@ -35,6 +35,25 @@ SNELSON_SPLIT_FILES = {
 WG_TIMING = config["wg_timing"]
 
 
+def _use_compilation_cache(directory):
+    """Point every job's JAX at one persistent compilation cache (config `compilation_cache`).
+
+    Jobs inherit the environment of the Snakemake process that parsed this file (on a cluster
+    the job step parses it again), so setting it here reaches every script without a line in
+    each. Every compilation is cached, not only those over JAX's default 1 s. Concurrent jobs
+    are safe: JAX writes an entry whole or a reader that finds a partial one warns and
+    compiles. A variable the user exported wins.
+    """
+    if directory is None:
+        return
+    os.environ.setdefault("JAX_COMPILATION_CACHE_DIR", os.path.abspath(directory))
+    os.environ.setdefault("JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS", "0")
+    os.environ.setdefault("JAX_PERSISTENT_CACHE_MIN_ENTRY_SIZE_BYTES", "0")
+
+
+_use_compilation_cache(config["compilation_cache"])
+
+
 # On a cluster (profiles/slurm) downloads run on the submitting node: compute nodes often
 # have no internet, and a download takes seconds. Local runs are unaffected.
 localrules:
@@ -379,12 +398,13 @@ def experiment_evaluations(experiment, methods=None):
 
 
 def summary_inputs(wildcards):
-    """Result records summarised for experiment {experiment}: its evaluations and the timing records
+    """Result records summarised for experiment {experiment}: its evaluations, the Monte Carlo
+    floors of its posteriors (floor_common.smk) and the timing records
     (results/<kind>/<posterior>[/...].json) of its posteriors (each becomes tidy rows,
     geobayes.report.tidy)."""
     posteriors = set(experiment_posteriors(wildcards.experiment))
     timings = [f for f in timing_files() + wg_timing_files() if Path(f).parts[2].removesuffix(".json") in posteriors]
-    return experiment_evaluations(wildcards.experiment) + timings
+    return experiment_evaluations(wildcards.experiment) + floor_files(wildcards.experiment) + timings
 
 
 def reference_size(posterior):
@@ -412,6 +432,7 @@ def scale():
         "samples": config["approximation"]["samples"],
         "repetitions": config["approximation"]["repetitions"],
         "reference_draws": reference_draws(),
+        "exact_draws": config["reference"]["exact_draws"],
     }
 
 def first_seed_samples(posterior, anchors, methods):
@@ -451,7 +472,7 @@ def yu2024_tables():
 def final_targets():
     """Every table, figure and report of the configured experiments (rule all)."""
     targets = [f"tables/{name}.tex" for name in [*yu2024_tables(), "leaderboard"]]
-    targets += ["figures/logreg.pdf", "figures/logreg.png", "reports/yu2024_reproduction.md",
+    targets += ["figures/logreg.pdf", "figures/logreg.png", "figures/leaderboard.pdf", "reports/yu2024_reproduction.md",
                 "results/summary/all.csv"]
     if 2 in EXPERIMENTS["gaussian"]["dims"]:
         targets += ["figures/gaussian_2d.pdf", "figures/gaussian_bias_vs_dimension.pdf"]

@@ -195,3 +195,22 @@ rule figure_banana:
         ENV
     script:
         "../scripts/figure_banana.py"
+
+
+rule figure_leaderboard:
+    input:
+        cells="tables/leaderboard.csv",
+        code=library_closure("report.leaderboard_figure", "report.figures"),
+    output:
+        pdf="figures/leaderboard.pdf",
+        png="figures/leaderboard.png",
+    log:
+        "logs/report/figure_leaderboard.log",
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    threads: 1
+    conda:
+        ENV
+    script:
+        "../scripts/figure_leaderboard.py"

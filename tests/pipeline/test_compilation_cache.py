@@ -1,0 +1,54 @@
+"""JAX's persistent compilation cache (config `compilation_cache`): same draws, compiled once.
+
+Three fresh processes draw RLA-F samples on the squiggle (a non-trivial geodesic solve): without
+a cache, filling an empty cache, and reading the filled cache. The draws must be bit-identical,
+the second must write entries and the third must add none (every executable came from the cache).
+"""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+
+DRAW = """
+import sys
+import jax, jax.numpy as jnp, numpy as np
+jax.config.update("jax_enable_x64", True)
+from geobayes.methods import get_method
+from geobayes.targets.squiggle import Squiggle
+target = Squiggle(name="easy-squiggle", a=1.5, variances=(5.0, 0.05))
+key = jax.random.PRNGKey(3)
+fitted = get_method("rla_f").fit(target, {"precision": "fisher"}, key, mode=jnp.zeros(2))
+draws = fitted.approximation.sample(jax.random.PRNGKey(4), 16)
+np.save(sys.argv[1], np.asarray(draws.theta))
+"""
+
+
+def draw(path: Path, cache: Path | None) -> np.ndarray:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("JAX_COMPILATION_CACHE")}
+    if cache is not None:
+        env.update(JAX_COMPILATION_CACHE_DIR=str(cache), JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS="0",
+                   JAX_PERSISTENT_CACHE_MIN_ENTRY_SIZE_BYTES="0")
+    result = subprocess.run([sys.executable, "-c", DRAW, str(path)], env=env, capture_output=True, text=True,
+                            timeout=600)
+    assert result.returncode == 0, result.stderr[-2000:]
+    return np.load(path)
+
+
+def entries(cache: Path) -> set[str]:
+    return {p.name for p in cache.rglob("*") if p.is_file()}
+
+
+def test_cached_and_uncached_draws_are_bit_identical(tmp_path):
+    cache = tmp_path / "cache"
+    uncached = draw(tmp_path / "a.npy", None)
+    filling = draw(tmp_path / "b.npy", cache)
+    written = entries(cache)
+    assert written, "the first cached run wrote no cache entries"
+    reading = draw(tmp_path / "c.npy", cache)
+    assert entries(cache) == written, "the second cached run compiled something again"
+    assert np.isfinite(uncached).all()
+    np.testing.assert_array_equal(filling, uncached)
+    np.testing.assert_array_equal(reading, uncached)

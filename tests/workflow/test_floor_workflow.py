@@ -1,0 +1,61 @@
+"""The Monte Carlo floor in the DAG: `floor_files` plans one job per posterior x sample count x repetition."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+pytestmark = pytest.mark.workflow
+
+REPO = Path(__file__).resolve().parents[2]
+MIRROR = (REPO / ".." / "shared" / "data").resolve()
+SNAKEMAKE = str(Path(sys.executable).with_name("snakemake"))
+
+TINY_CONFIG = yaml.safe_load((REPO / "config" / "tiny.yaml").read_text())
+EXPERIMENTS = ("gaussian", "squiggle", "logreg")
+
+
+def expected_floor_files() -> set[str]:
+    """Floor files of the tiny config's gaussian, squiggle and logreg posteriors, from the config:
+    the global sample count and each `method_samples` count of a method the experiment runs."""
+    experiments, approximation = TINY_CONFIG["experiments"], TINY_CONFIG["approximation"]
+    posteriors = {"gaussian": [f"d{d}-gaussian" for d in experiments["gaussian"]["dims"]],
+                  "squiggle": [f"{s}-squiggle" for s in experiments["squiggle"]["settings"]],
+                  "logreg": [f"{d}_{i}-logreg" for d in experiments["logreg"]["datasets"]
+                             for i in experiments["logreg"]["inputs"]]}
+    files = set()
+    for experiment in EXPERIMENTS:
+        overrides = experiments[experiment].get("approximation", {})
+        per_method = overrides.get("method_samples", {})
+        methods = experiments[experiment]["methods"]
+        counts = {per_method.get(m, overrides.get("samples", approximation["samples"])) for m in methods}
+        files |= {f"results/floor/{p}/n{n}/seed{k}.json" for p in posteriors[experiment] for n in counts
+                  for k in range(approximation["repetitions"])}
+    return files
+
+
+def test_floor_files_plan_every_sample_count(tmp_path):
+    work = tmp_path / "repo"
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
+    for part in ("workflow", "config", "src", "profiles"):
+        shutil.copytree(REPO / part, work / part, ignore=ignore, symlinks=True)
+    snakefile = (REPO / "Snakefile").read_text()
+    experiments = ", ".join(repr(e) for e in EXPERIMENTS)
+    collect = f"[f for e in ({experiments}) for f in floor_files(e)]"
+    (work / "Snakefile").write_text(snakefile + f"\n\nrule floor_check:\n    input:\n        {collect},\n")
+    result = subprocess.run([SNAKEMAKE, "-n", "--configfile", "config/tiny.yaml", "--", "floor_check"], cwd=work,
+                            env=dict(os.environ, GEOBAYES_DATA_MIRROR=str(MIRROR)), capture_output=True, text=True,
+                            timeout=900)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    planned = set(re.findall(r"output: (results/floor/\S+)", result.stdout))
+    expected = expected_floor_files()
+    # The gaussians' RLA-BLog draws its own count (method_samples), so two floors per posterior.
+    assert len({Path(p).parent.name for p in expected if "-gaussian/" in p}) == 2
+    assert planned == expected

@@ -1,0 +1,32 @@
+# Monte Carlo floor of the evaluations: the same distances between two disjoint random parts of
+# a posterior's reference (n draws against the other R - n, or R/2 against R/2 when n > R/2), one
+# file per posterior x evaluated sample count x repetition. What an exact sampler would score;
+# the results layer reads `floor_files(experiment)` (see docs/experiments.md).
+
+include: "floor_common.smk"
+
+
+rule floor:
+    input:
+        unpack(reference_files),
+        code=library_closure(*script_modules("floor.py")),
+    output:
+        "results/floor/{posterior}/n{samples}/seed{seed}.json",
+    params:
+        wasserstein=config["evaluation"]["wasserstein"],
+        distances=lambda wildcards: EXPERIMENTS[experiment_of(wildcards.posterior)]["wasserstein"],
+        seed=config["seed"],
+    wildcard_constraints:
+        samples=r"\d+",
+    log:
+        "logs/floor/{posterior}/n{samples}/seed{seed}.log",
+    benchmark:
+        "logs/benchmarks/floor/{posterior}/n{samples}/seed{seed}.tsv"
+    resources:
+        mem_mb=floor_mem_mb,
+        runtime=120,
+    threads: 1
+    conda:
+        ENV
+    script:
+        "../scripts/floor.py"
