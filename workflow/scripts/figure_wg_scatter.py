@@ -20,7 +20,8 @@ with logged_to(smk.log[0]) as log:
     nuts = np.asarray(load_npz(smk.input.reference)["draws"], dtype=np.float64)
     mode = np.asarray(wg_arrays["mode"], dtype=np.float64)
     tidy = load_tidy(smk.input.summary)
-    rows = tidy[(tidy["posterior"] == posterior) & (tidy["anchor"] == "euclidean") & (tidy["metric"] == "wasserstein2")]
+    rows = tidy[(tidy["posterior"] == posterior) & (tidy["anchor"] == "euclidean")
+                & (tidy["metric"] == "wasserstein2")]
     stats = aggregate(rows, ["method"]).set_index("method")
     missing = [m for m in ("wg", "ela") if m not in stats.index]
     if missing:
@@ -29,5 +30,6 @@ with logged_to(smk.log[0]) as log:
     fig = scatter_figure(wg, nuts, la, mode, axes, wg_stats=stats.loc["wg"], la_stats=stats.loc["ela"],
                          wg_failed_shown=wg_failed, la_failed_shown=la_failed)
     save_figure(fig, smk.output.pdf, smk.output.png)
-    print(f"{posterior}: coordinates ({axes.i}, {axes.j}); W2 {stats[['mean', 'std', 'n_runs', 'n_failed']].to_dict('index')}; "
-          f"repetition 0 failed: WG {wg_failed}, LA {la_failed}", file=log)
+    w2 = stats[["mean", "std", "n_runs", "n_failed"]].to_dict("index")
+    print(f"{posterior}: coordinates ({axes.i}, {axes.j}); W2 {w2}; repetition 0 failed: WG {wg_failed}, "
+          f"LA {la_failed}", file=log)

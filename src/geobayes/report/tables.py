@@ -8,7 +8,8 @@ and the bold flag. That frame is the CSV output; :func:`render_latex` and
 :func:`render_markdown` lay it out as rows x (column keys x metrics), with the paper's row
 beneath ours where the spec names paper values, a dagger on every cell whose runs had failed
 samples and a note that gives the counts. A spec with ``keep_paper_only`` keeps the paper's
-cells that have no result of ours (``n_runs`` 0, ours printed ``--``). One module serves every table of every paper.
+cells that have no result of ours (``n_runs`` 0, ours printed ``--``). One module serves every
+table of every paper.
 """
 
 from __future__ import annotations
@@ -151,7 +152,9 @@ def _number(value: float, digits: int) -> str:
 
 def _cell_text(row: Mapping, metric, fmt: str, paper: bool = False) -> str:
     mean = row["paper_mean"] if paper else row["mean"]
-    if mean is None or (isinstance(mean, float) and math.isnan(mean) and paper) or (not paper and row["n_runs"] == 0):
+    if not paper and row["n_runs"] == 0:
+        return "--"  # a paper cell without a result of ours (keep_paper_only)
+    if mean is None or (isinstance(mean, float) and math.isnan(mean) and paper):
         return "--"
     mean = mean * metric.scale
     spread = (row["paper_spread"] if paper else row["std"])

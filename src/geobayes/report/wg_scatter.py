@@ -13,8 +13,9 @@
 Left WG, middle NUTS, right LA, as in the paper; the MAP is a black dot; all three panels
 share their axis limits. Each approximation panel's title carries our :math:`W_2` to the
 NUTS reference (mean ± std over repetitions of the experiment's tidy ``wasserstein2`` rows,
-:func:`geobayes.report.tidy.aggregate`) and the failed samples summed over those repetitions; the scattered samples are the successful ones
-of repetition 0 (their failed count is printed in the panel).
+:func:`geobayes.report.tidy.aggregate`) and the failed samples summed over those
+repetitions; the scattered samples are the successful ones of repetition 0 (their failed count
+is printed in the panel).
 """
 
 from __future__ import annotations
