@@ -25,14 +25,8 @@ from geobayes.report.wg_contours import (
     synthetic_layout,
     synthetic_title,
 )
-from geobayes.report.wg_scatter import (
-    W2Summary,
-    approximation_title,
-    scatter_axes,
-    scatter_figure,
-    successful_samples,
-    w2_summary,
-)
+from geobayes.report.tidy import aggregate, tidy_frame
+from geobayes.report.wg_scatter import approximation_title, scatter_axes, scatter_figure, successful_samples
 from geobayes.targets import Squiggle
 
 GAUSSIAN = multivariate_normal(mean=[1.0, -2.0], cov=[[1.0, 0.3], [0.3, 0.5]])
@@ -110,13 +104,21 @@ def test_nan_grid_points_are_counted():
     assert isinstance(panel, ContourPanel)
 
 
-def summary_frame(posterior="sharp2022-growth"):
-    rows = [{"posterior": posterior, "anchor": "euclidean", "method": method, "seed": seed,
-             "wasserstein2": base + 0.1 * seed, "n_samples": 50, "n_failed": failed if seed == 0 else 0}
-            for method, base, failed in (("wg", 0.5, 3), ("ela", 0.6, 0)) for seed in range(2)]
-    rows.append({"posterior": posterior, "anchor": "euclidean", "method": "wg", "seed": 2, "wasserstein2": np.nan,
-                 "n_samples": 50, "n_failed": 50})
-    return pd.DataFrame(rows)
+def summary_frame(posterior="sharp2022-growth", with_nan_run=True):
+    """Tidy rows of evaluation sidecars: WG and LA, two runs each (+ a WG run without a W2)."""
+    records = [{"stage": "evaluation", "posterior": posterior, "anchor": "euclidean", "method": method,
+                "repetition": seed, "wasserstein2": base + 0.1 * seed, "n_samples": 50,
+                "n_failed": failed if seed == 0 else 0}
+               for method, base, failed in (("wg", 0.5, 3), ("ela", 0.6, 0)) for seed in range(2)]
+    if with_nan_run:
+        records.append({"stage": "evaluation", "posterior": posterior, "anchor": "euclidean", "method": "wg",
+                        "repetition": 2, "wasserstein2": np.nan, "n_samples": 50, "n_failed": 50})
+    return tidy_frame((record, "growth") for record in records)
+
+
+def w2_stats(tidy):
+    """Our W2 per method as the figure script computes it: tidy.aggregate of the wasserstein2 rows."""
+    return aggregate(tidy[tidy["metric"] == "wasserstein2"], ["method"]).set_index("method")
 
 
 def test_scatter_helpers():
@@ -134,13 +136,15 @@ def test_scatter_helpers():
     assert failed == 1 and kept.shape == (3, 3) and kept[1, 0] == 6.0
     with pytest.raises(ValueError, match="s.npz"):
         successful_samples({"theta": theta}, "s.npz")
-    stats = w2_summary(summary_frame(), "sharp2022-growth", "wg")
-    assert stats.mean == pytest.approx(0.55) and stats.std == pytest.approx(0.05)
-    assert (stats.n_runs, stats.n_runs_without_w2, stats.n_failed, stats.n_samples) == (3, 1, 53, 150)
+    stats = w2_stats(summary_frame(with_nan_run=False)).loc["wg"]
+    assert stats["mean"] == pytest.approx(0.55) and stats["std"] == pytest.approx(0.05)
+    assert (stats["n_runs"], stats["n_failed"], stats["n_samples"]) == (2, 3, 100)
     title = approximation_title("WG", stats)
-    assert "0.550 ± 0.050" in title and "53 of 150 failed" in title and "1 without" in title
-    with pytest.raises(ValueError, match="no runs"):
-        w2_summary(summary_frame(), "sharp2022-growth", "rla_f")
+    assert "0.550 ± 0.050" in title and "3 of 100 failed" in title and "2 runs" in title
+    # A run without a successful sample has no W2: the mean is n/a (shown, never skipped), and
+    # its failures are counted.
+    title = approximation_title("WG", w2_stats(summary_frame()).loc["wg"])
+    assert "$W_2$ n/a" in title and "53 of 150 failed" in title and "3 runs" in title
 
 
 def test_scatter_figure_shares_limits(tmp_path):
@@ -148,10 +152,9 @@ def test_scatter_figure_shares_limits(tmp_path):
     rng = np.random.default_rng(3)
     mode = np.zeros(4)
     clouds = [rng.normal(size=(300, 4)) * s for s in (1.0, 1.2, 2.0)]
-    summary = summary_frame()
+    stats = w2_stats(summary_frame())
     fig = scatter_figure(*clouds, mode, scatter_axes("sharp2022-growth", 4),
-                         wg_stats=w2_summary(summary, "sharp2022-growth", "wg"),
-                         la_stats=w2_summary(summary, "sharp2022-growth", "ela"), wg_failed_shown=3)
+                         wg_stats=stats.loc["wg"], la_stats=stats.loc["ela"], wg_failed_shown=3)
     panels = fig.axes
     assert len(panels) == 3
     assert panels[0].get_xlim() == panels[1].get_xlim() == panels[2].get_xlim()
@@ -163,7 +166,7 @@ def test_scatter_figure_shares_limits(tmp_path):
     assert panels[0].get_xlim()[0] < low  # the widest cloud sets the shared window
     with pytest.raises(ValueError, match="share D"):
         scatter_figure(clouds[0][:, :3], clouds[1], clouds[2], mode, scatter_axes("sharp2022-growth", 4),
-                       wg_stats=W2Summary(1, 0, 1, 0, 0, 1), la_stats=W2Summary(1, 0, 1, 0, 0, 1))
+                       wg_stats=stats.loc["wg"], la_stats=stats.loc["ela"])
     pdf, png = save_figure(fig, tmp_path / "wg_growth.pdf", tmp_path / "wg_growth.png")
     assert pdf.stat().st_size > 1000 and png.stat().st_size > 1000
     assert jax.config.jax_enable_x64

@@ -447,10 +447,11 @@ def experiment_evaluations(experiment, methods=None):
 
 def summary_inputs(wildcards):
     """Result records summarised for experiment {experiment}: its evaluations, the Monte Carlo
-    floors of its posteriors (floor_common.smk) and their timings (each becomes tidy rows,
+    floors of its posteriors (floor_common.smk) and the timing records
+    (results/<kind>/<posterior>[/...].json) of its posteriors (each becomes tidy rows,
     geobayes.report.tidy)."""
     posteriors = set(experiment_posteriors(wildcards.experiment))
-    timings = [f for f in timing_files() if f.split("/")[2] in posteriors]
+    timings = [f for f in timing_files() + wg_timing_files() if Path(f).parts[2].removesuffix(".json") in posteriors]
     return experiment_evaluations(wildcards.experiment) + floor_files(wildcards.experiment) + timings
 
 
@@ -572,10 +573,17 @@ def scatter_posterior(figure):
     return usps_posterior() if figure == "usps" else "sharp2022-growth"
 
 
+def wg_timing_files():
+    """WG vs LA vs RLA-F vs NUTS timings of every posterior of wg_timing.experiments."""
+    return expand("results/timing_wg/{posterior}.json", posterior=HARTMANN_TIMED)
+
+
 def hartmann_targets():
-    """Tables, figures and the report of Hartmann et al. (2026)."""
-    return ["tables/wg_glm.tex", "tables/wg_timing.tex", "figures/wg_synthetic.pdf", "figures/wg_shapes.pdf",
-            "figures/wg_usps.pdf", "figures/wg_growth.pdf", "reports/hartmann2026_reproduction.md"]
+    """Tables, figures and the report of Hartmann et al. (2026) (its tables: reports.hartmann2026
+    of tables.yaml)."""
+    tables = [f"tables/{name}.tex" for name in REPORTS["hartmann2026"]["tables"]]
+    return tables + ["figures/wg_synthetic.pdf", "figures/wg_shapes.pdf", "figures/wg_usps.pdf",
+                     "figures/wg_growth.pdf", "reports/hartmann2026_reproduction.md"]
 
 
 wildcard_constraints:

@@ -1,5 +1,6 @@
-# Hartmann et al. (2026), closed-form wrapped Gaussians: data, timing, tables, figures and the
-# reproduction report. MAP, NUTS reference, approximations and evaluation are the shared rules.
+# Hartmann et al. (2026), closed-form wrapped Gaussians: data, timing and figures. MAP, NUTS
+# reference, approximations and evaluation are the shared rules; the tables and the reproduction
+# report are entries of workflow/resources/tables.yaml (rules `table` and `reproduction_report`).
 
 rule prepare_glm:
     input:
@@ -149,52 +150,6 @@ rule time_wg:
         "../scripts/time_wg.py"
 
 
-rule table_wg_timing:
-    input:
-        timings=expand("results/timing_wg/{posterior}.json", posterior=HARTMANN_TIMED),
-        code=library_closure("report.wg_timing_table"),
-    output:
-        tex="tables/wg_timing.tex",
-        csv="tables/wg_timing.csv",
-    log:
-        "logs/report/table_wg_timing.log",
-    benchmark:
-        "logs/benchmarks/report/table_wg_timing.tsv"
-    resources:
-        mem_mb=500,
-        runtime=5,
-    threads: 1
-    conda:
-        ENV
-    script:
-        "../scripts/table_wg_timing.py"
-
-
-# Table 1: W2 to NUTS of WG and LA, ours beside the paper's.
-rule table_wg_glm:
-    input:
-        summary="results/summary/glm.csv",
-        paper=str(PAPER_VALUES / "hartmann2026_table1.csv"),
-        code=library_closure("report.wg_glm_table"),
-    output:
-        tex="tables/wg_glm.tex",
-        csv="tables/wg_glm.csv",
-    params:
-        scale=lambda wildcards: scale(),
-    log:
-        "logs/report/table_wg_glm.log",
-    benchmark:
-        "logs/benchmarks/report/table_wg_glm.tsv"
-    resources:
-        mem_mb=500,
-        runtime=5,
-    threads: 1
-    conda:
-        ENV
-    script:
-        "../scripts/table_wg_glm.py"
-
-
 # Figs. 1 and 3: contours of the true posterior, WG and LA on a grid.
 rule figure_wg_contours:
     input:
@@ -232,7 +187,7 @@ rule figure_wg_scatter:
         la=lambda wildcards: f"results/approximation/{scatter_posterior(wildcards.figure)}/euclidean/ela/seed0/samples.npz",
         reference=lambda wildcards: f"results/reference/{scatter_posterior(wildcards.figure)}/nuts.npz",
         summary=lambda wildcards: f"results/summary/{experiment_of(scatter_posterior(wildcards.figure))}.csv",
-        code=library_closure("report.wg_scatter"),
+        code=library_closure("report.wg_scatter", "report.tidy"),
     output:
         pdf="figures/wg_{figure}.pdf",
         png="figures/wg_{figure}.png",
@@ -252,32 +207,3 @@ rule figure_wg_scatter:
         ENV
     script:
         "../scripts/figure_wg_scatter.py"
-
-
-rule hartmann_report:
-    input:
-        glm_table="tables/wg_glm.csv",
-        usps_summary="results/summary/usps.csv",
-        growth_summary="results/summary/growth.csv",
-        paper=str(PAPER_VALUES / "hartmann2026_figures.csv"),
-        timing="tables/wg_timing.csv",
-        summaries=expand("results/summary/{experiment}.csv",
-                         experiment=["glm", "synthetic", "usps", "growth", "rosenbrock", "lingauss", "squiggle", "funnel"]),
-        deviations=str(REPO / "workflow" / "resources" / "hartmann2026_deviations.md"),
-        code=library_closure("report.hartmann_report"),
-    output:
-        "reports/hartmann2026_reproduction.md",
-    params:
-        scale=lambda wildcards: scale(),
-    log:
-        "logs/report/hartmann_report.log",
-    benchmark:
-        "logs/benchmarks/report/hartmann_report.tsv"
-    resources:
-        mem_mb=500,
-        runtime=5,
-    threads: 1
-    conda:
-        ENV
-    script:
-        "../scripts/hartmann_report.py"

@@ -31,10 +31,14 @@ with logged_to(smk.log[0]) as log:
                      target_accept=ref["target_accept"], max_tree_depth=ref["max_tree_depth"],
                      dense_mass=ref["dense_mass"])
     print(f"nuts: {nuts}", file=log)
-    ratios = {}
+    # One tidy record per method (geobayes.report.tidy, stage timing_wg): seconds per sample, and
+    # WG's seconds per sample over each other method's (< 1: WG faster).
+    per_method = [{"method": m, **record, "n_samples": n} for m, record in methods.items()]
+    per_method.append({"method": "nuts", **nuts, "n_samples": n, "n_failed": None})
     if "wg" in methods:
         wg = methods["wg"]["per_sample_s"]
-        ratios = {f"wg/{m}": wg / methods[m]["per_sample_s"] for m in methods if m != "wg"}
-        ratios["wg/nuts"] = wg / nuts["per_sample_s"]
+        for record in per_method:
+            if record["method"] != "wg":
+                record["wg_time_ratio"] = wg / record["per_sample_s"]
     save_json(smk.output[0], sidecar("timing_wg", {"timing": cfg}, device, {}, posterior=posterior.name,
-                                     dim=posterior.dim, samples=n, methods=methods, nuts=nuts, ratios=ratios))
+                                     dim=posterior.dim, samples=n, per_method=per_method))

@@ -16,6 +16,7 @@ A table of any paper is one entry of ``workflow/resources/tables.yaml``::
         - {metric: wasserstein1, label: W, latex: '$\\mathcal{W}$', digits: 3, best: min, floor: 0.005}
         - {metric: T, latex: '$T$', format: mean, digits: 0}
       paper: [yu2024_table2.csv]            # paper values put beneath ours, compared
+      keep_paper_only: false                # true: a paper cell without ours keeps its row, ours "--"
       ddof: 0
 
 Everything a reader of the table would ask of it (which rows, in which order, how a
@@ -162,6 +163,7 @@ class TableSpec:
     paper: tuple[str, ...] = ()
     compare_over: str | None = None
     ddof: int = 0
+    keep_paper_only: bool = False
 
     @property
     def key_columns(self) -> list[str]:
@@ -183,7 +185,7 @@ class TableSpec:
     def from_mapping(cls, name: str, mapping: Any) -> TableSpec:
         where = f"tables.{name}"
         _check_keys(where, mapping, ["caption", "experiments", "rows", "metrics"],
-                    ["columns", "select", "parts", "paper", "compare_over", "ddof"])
+                    ["columns", "select", "parts", "paper", "compare_over", "ddof", "keep_paper_only"])
         select = mapping.get("select", {})
         if not isinstance(select, Mapping):
             raise _fail(f"{where}.select", "expected a mapping column -> list of values")
@@ -196,6 +198,9 @@ class TableSpec:
         ddof = mapping.get("ddof", 0)
         if ddof not in (0, 1):
             raise _fail(f"{where}.ddof", f"expected 0 or 1; got {ddof!r}")
+        keep = mapping.get("keep_paper_only", False)
+        if not isinstance(keep, bool):
+            raise _fail(f"{where}.keep_paper_only", f"expected true or false; got {keep!r}")
         spec = cls(
             name=name, caption=str(mapping["caption"]),
             experiments=_strings(f"{where}.experiments", mapping["experiments"]),
@@ -206,7 +211,7 @@ class TableSpec:
                           for i, m in enumerate(_list(where, "metrics", mapping))),
             select={str(k): _strings(f"{where}.select.{k}", v if isinstance(v, list) else [v]) for k, v in select.items()},
             parts=parts, paper=_strings(f"{where}.paper", mapping.get("paper", [])),
-            compare_over=mapping.get("compare_over"), ddof=int(ddof),
+            compare_over=mapping.get("compare_over"), ddof=int(ddof), keep_paper_only=keep,
         )
         keys = spec.key_columns
         if len(set(keys)) != len(keys) or "metric" in keys:

@@ -7,7 +7,9 @@ paper's ``paper_mean``/``paper_spread``, the comparison (:mod:`geobayes.report.c
 and the bold flag. That frame is the CSV output; :func:`render_latex` and
 :func:`render_markdown` lay it out as rows x (column keys x metrics), with the paper's row
 beneath ours where the spec names paper values, a dagger on every cell whose runs had failed
-samples and a note that gives the counts. One module serves every table of every paper.
+samples and a note that gives the counts. A spec with ``keep_paper_only`` keeps the paper's
+cells that have no result of ours (``n_runs`` 0, ours printed ``--``). One module serves every
+table of every paper.
 """
 
 from __future__ import annotations
@@ -108,7 +110,9 @@ def table_cells(spec: TableSpec, tidy: pd.DataFrame, paper: pd.DataFrame | None 
     for column in keys:
         cells[column] = cells[column].astype(str)
     if paper is not None and not paper.empty:
-        cells = cells.merge(_paper_cells(paper, spec, ours), on=[*keys, "metric"], how="left", validate="one_to_one")
+        how = "outer" if spec.keep_paper_only else "left"
+        cells = cells.merge(_paper_cells(paper, spec, ours), on=[*keys, "metric"], how=how, validate="one_to_one")
+        cells["n_runs"] = cells["n_runs"].fillna(0).astype(int)  # 0: a paper cell we have no run of
     else:
         cells = cells.assign(paper_mean=np.nan, paper_spread=np.nan, paper_spread_kind=pd.NA)
     floors = {m.metric: m.floor for m in spec.metrics}
@@ -116,7 +120,7 @@ def table_cells(spec: TableSpec, tidy: pd.DataFrame, paper: pd.DataFrame | None 
     flags = outside_spread(cells["mean"], cells["std"], cells["paper_mean"], cells["paper_spread"],
                            cells["metric"].map(floors).to_numpy(dtype=float))
     cells["outside_spread"] = pd.array(np.where(has_spread, flags, False), dtype="boolean")
-    cells.loc[~has_spread, "outside_spread"] = pd.NA
+    cells.loc[~has_spread | (cells["n_runs"] == 0), "outside_spread"] = pd.NA
     rules = {m.metric: m.best for m in spec.metrics}
     cells["best"] = best_flags(cells, [k for k in keys if k != spec.best_over], rules, value="mean")
     return _ordered(cells, spec)
@@ -148,6 +152,8 @@ def _number(value: float, digits: int) -> str:
 
 def _cell_text(row: Mapping, metric, fmt: str, paper: bool = False) -> str:
     mean = row["paper_mean"] if paper else row["mean"]
+    if not paper and row["n_runs"] == 0:
+        return "--"  # a paper cell without a result of ours (keep_paper_only)
     if mean is None or (isinstance(mean, float) and math.isnan(mean) and paper):
         return "--"
     mean = mean * metric.scale

@@ -8,7 +8,9 @@ concatenation ``results/summary/all.csv``); nothing downstream parses sidecars a
 
 The rows come from the JSON sidecars of the pipeline's stages through one declarative map per
 stage (:data:`STAGE_METRICS`): which sidecar field becomes which metric. A stage without a
-repetition (a timing) or an anchor writes an empty key, read back as missing.
+repetition (a timing) or an anchor writes an empty key, read back as missing. A sidecar that
+measured several methods in one process lists them under :data:`PER_METHOD` (each entry a
+``method`` and its fields; the sidecar's other fields are shared), e.g. ``timing_wg``.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-__all__ = ["KEY_COLUMNS", "TIDY_COLUMNS", "STAGE_METRICS", "tidy_rows", "tidy_frame", "load_tidy",
+__all__ = ["KEY_COLUMNS", "TIDY_COLUMNS", "STAGE_METRICS", "PER_METHOD", "tidy_rows", "tidy_frame", "load_tidy",
            "wide", "aggregate"]
 
 #: Columns that identify a run (``anchor`` and ``repetition`` may be missing for a stage
@@ -44,7 +46,14 @@ STAGE_METRICS: Mapping[str, Mapping[str, str]] = {
     # workflow/scripts/time_sampling.py: seconds per sample one at a time and batched
     "timing": {"per_sample_s": "seconds_per_sample", "batched_s_per_sample": "batched_seconds_per_sample",
                "ratio": "sequential_over_batched"},
+    # workflow/scripts/time_wg.py: WG, LA, RLA-F and NUTS at equal sample counts (per_method),
+    # with WG's seconds per sample over each other method's
+    "timing_wg": {"per_sample_s": "seconds_per_sample", "wg_time_ratio": "wg_time_ratio", "fit_s": "fit_seconds",
+                  "divergences": "divergences"},
 }
+
+#: Sidecar key holding one record per method measured in the same process.
+PER_METHOD = "per_method"
 
 #: Method name of the Monte Carlo floor rows (a reference against itself).
 FLOOR_METHOD = "floor"
@@ -63,7 +72,7 @@ def tidy_rows(record: Mapping, experiment: str) -> list[dict]:
     record : mapping
         A decoded JSON sidecar with a ``stage`` of :data:`STAGE_METRICS` and the fields
         ``posterior`` and ``method`` (``anchor``, ``repetition``, ``n_samples``, ``n_failed``
-        where the stage has them).
+        where the stage has them), or a list of per-method records under :data:`PER_METHOD`.
     experiment : str
         The experiment the run belongs to.
 
@@ -81,6 +90,9 @@ def tidy_rows(record: Mapping, experiment: str) -> list[dict]:
     stage = record.get("stage")
     if stage not in STAGE_METRICS:
         raise ValueError(f"sidecar stage {stage!r} has no tidy form; known stages: {', '.join(STAGE_METRICS)}")
+    if record.get(PER_METHOD) is not None:
+        shared = {key: value for key, value in record.items() if key != PER_METHOD}
+        return [row for part in record[PER_METHOD] for row in tidy_rows({**shared, **part}, experiment)]
     missing = [name for name in ("posterior", "method") if record.get(name) is None]
     if missing:
         raise ValueError(f"{stage} sidecar lacks the key fields {missing}")

@@ -12,9 +12,10 @@
 
 Left WG, middle NUTS, right LA, as in the paper; the MAP is a black dot; all three panels
 share their axis limits. Each approximation panel's title carries our :math:`W_2` to the
-NUTS reference (mean ± std over repetitions, from the experiment's summary CSV) and the
-failed samples summed over those repetitions; the scattered samples are the successful ones
-of repetition 0 (their failed count is printed in the panel).
+NUTS reference (mean ± std over repetitions of the experiment's tidy ``wasserstein2`` rows,
+:func:`geobayes.report.tidy.aggregate`) and the failed samples summed over those
+repetitions; the scattered samples are the successful ones of repetition 0 (their failed count
+is printed in the panel).
 """
 
 from __future__ import annotations
@@ -32,10 +33,8 @@ from geobayes.report.sample_panels import thin_rows
 
 __all__ = [
     "ScatterAxes",
-    "W2Summary",
     "scatter_axes",
     "successful_samples",
-    "w2_summary",
     "approximation_title",
     "shared_limits",
     "scatter_figure",
@@ -51,17 +50,6 @@ class ScatterAxes(NamedTuple):
     j: int
     xlabel: str
     ylabel: str
-
-
-class W2Summary(NamedTuple):
-    """Our W2 of one method over repetitions, with the failed-sample count."""
-
-    mean: float
-    std: float
-    n_runs: int
-    n_runs_without_w2: int
-    n_failed: int
-    n_samples: int
 
 
 def scatter_axes(posterior: str, dim: int) -> ScatterAxes:
@@ -128,60 +116,24 @@ def successful_samples(arrays: Mapping[str, np.ndarray], name: str) -> tuple[np.
     return kept, int((~ok).sum())
 
 
-def w2_summary(summary: pd.DataFrame, posterior: str, method: str, *, anchor: str | None = None) -> W2Summary:
-    """Mean and population std over repetitions of our W2 for one posterior and method.
+def approximation_title(label: str, stats: Mapping) -> str:
+    """Panel title, e.g. ``"WG\\n$W_2$ = 0.521 ± 0.004 (5 runs; 3 of 25,000 failed)"`` (ours, never the paper's).
 
     Parameters
     ----------
-    summary : pandas.DataFrame
-        ``results/summary/<experiment>.csv`` (columns ``posterior, anchor, method, seed,
-        wasserstein2, n_samples, n_failed``).
-    posterior, method : str
-        The cell.
-    anchor : str, optional
-        Required if the cell holds several anchors.
-
-    Returns
-    -------
-    W2Summary
-        Over runs with a finite W2 (the others counted in ``n_runs_without_w2``); failed
-        samples summed over all runs. NaN mean if no run has a finite W2.
-
-    Raises
-    ------
-    ValueError
-        If a column is missing, the cell has no rows, or several anchors without ``anchor``.
+    label : str
+        The method's label.
+    stats : mapping
+        One row of :func:`geobayes.report.tidy.aggregate` over the method's ``wasserstein2`` tidy
+        rows: ``mean``, ``std``, ``n_runs``, ``n_failed``, ``n_samples`` (a NaN mean: a run
+        without a successful sample).
     """
-    required = ("posterior", "anchor", "method", "seed", "wasserstein2", "n_samples", "n_failed")
-    missing = [c for c in required if c not in summary.columns]
-    if missing:
-        raise ValueError(f"summary lacks columns {missing}; has {list(summary.columns)}")
-    rows = summary[(summary["posterior"] == posterior) & (summary["method"] == method)]
-    if anchor is not None:
-        rows = rows[rows["anchor"] == anchor]
-    if rows.empty:
-        raise ValueError(f"summary has no runs of posterior {posterior!r}, method {method!r}"
-                         + (f", anchor {anchor!r}" if anchor else ""))
-    if rows["anchor"].nunique() > 1:
-        raise ValueError(f"summary: {posterior} {method} has several anchors {sorted(set(rows['anchor']))}; "
-                         "pass anchor=...")
-    w2 = pd.to_numeric(rows["wasserstein2"], errors="coerce").to_numpy(dtype=np.float64)
-    finite = w2[np.isfinite(w2)]
-    return W2Summary(float(np.mean(finite)) if finite.size else math.nan,
-                     float(np.std(finite)) if finite.size else math.nan, len(rows), int(w2.size - finite.size),
-                     int(rows["n_failed"].sum()), int(rows["n_samples"].sum()))
-
-
-def approximation_title(label: str, stats: W2Summary) -> str:
-    """Panel title, e.g. ``"WG\\n$W_2$ = 0.521 ± 0.004 (5 runs; 3 of 25,000 failed)"`` (ours, never the paper's)."""
-    if math.isfinite(stats.mean):
-        value = f"$W_2$ = {stats.mean:.3f} ± {stats.std:.3f}"
-    else:
-        value = "$W_2$ n/a"
-    parts = [f"{stats.n_runs} run{'s' if stats.n_runs != 1 else ''}",
-             f"{stats.n_failed:,} of {stats.n_samples:,} failed"]
-    if stats.n_runs_without_w2:
-        parts.append(f"{stats.n_runs_without_w2} without $W_2$")
+    mean, std = float(stats["mean"]), float(stats["std"])
+    value = f"$W_2$ = {mean:.3f} ± {std:.3f}" if math.isfinite(mean) else "$W_2$ n/a"
+    n_runs = int(stats["n_runs"])
+    n_failed = 0 if pd.isna(stats["n_failed"]) else int(stats["n_failed"])
+    n_samples = 0 if pd.isna(stats["n_samples"]) else int(stats["n_samples"])
+    parts = [f"{n_runs} run{'s' if n_runs != 1 else ''}", f"{n_failed:,} of {n_samples:,} failed"]
     return f"{label}\n{value} ({'; '.join(parts)})"
 
 
@@ -207,7 +159,7 @@ def shared_limits(clouds: Sequence[np.ndarray], mode: np.ndarray | None = None, 
 
 
 def scatter_figure(wg: np.ndarray, nuts: np.ndarray, la: np.ndarray, mode: np.ndarray, axes: ScatterAxes, *,
-                   wg_stats: W2Summary, la_stats: W2Summary, wg_failed_shown: int = 0, la_failed_shown: int = 0,
+                   wg_stats: Mapping, la_stats: Mapping, wg_failed_shown: int = 0, la_failed_shown: int = 0,
                    max_points: int = 3000) -> Figure:
     """Three panels WG | NUTS | LA of two coordinates with the MAP, shared limits (Figs. 2 and 4).
 
@@ -219,8 +171,9 @@ def scatter_figure(wg: np.ndarray, nuts: np.ndarray, la: np.ndarray, mode: np.nd
         The MAP ``(D,)``.
     axes : ScatterAxes
         Coordinates and labels (:func:`scatter_axes`).
-    wg_stats, la_stats : W2Summary
-        Our W2 over repetitions (:func:`w2_summary`), shown in the titles.
+    wg_stats, la_stats : mapping
+        Our W2 over repetitions (rows of :func:`geobayes.report.tidy.aggregate`), shown in the
+        titles (:func:`approximation_title`).
     wg_failed_shown, la_failed_shown : int, default 0
         Failed samples of the plotted repetition (not drawn), printed in the panel.
     max_points : int, default 3000
