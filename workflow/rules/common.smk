@@ -379,11 +379,18 @@ def experiment_evaluations(experiment, methods=None):
 
 
 def summary_inputs(wildcards):
-    """Result records summarised for experiment {experiment}: its evaluations and the timings of
-    its posteriors (each becomes tidy rows, geobayes.report.tidy)."""
-    posteriors = set(experiment_posteriors(wildcards.experiment))
-    timings = [f for f in timing_files() if f.split("/")[2] in posteriors]
-    return experiment_evaluations(wildcards.experiment) + timings
+    """Result records summarised for experiment {experiment}: its evaluations (for an experiment
+    with a `predictive`, its prediction records instead: predictive metrics, not distances) and the
+    timings of its posteriors (each becomes tidy rows, geobayes.report.tidy)."""
+    experiment = wildcards.experiment
+    posteriors = experiment_posteriors(experiment)
+    if "predictive" in EXPERIMENTS[experiment]:
+        records = [f.replace(".npz", ".json") for p in posteriors for f in prediction_files(p).values()]
+        timings = [f for p in posteriors for f in network_timing_files(p)]
+    else:
+        records = experiment_evaluations(experiment)
+        timings = [f for f in timing_files() if f.split("/")[2] in set(posteriors)]
+    return records + timings
 
 
 def reference_size(posterior):
@@ -552,17 +559,9 @@ def prediction_files(posterior, methods=None):
     return files
 
 
-def bnn_table_inputs(wildcards):
-    """Yu et al.'s Table 3 (raw) / 5 (standardised): both splits' predictions and timings."""
-    files = {}
-    for split in ("complete", "gap"):
-        posterior = f"{split}_{wildcards.scaling}-{EXPERIMENTS['bnn_yu']['models'][0]}"
-        files.update({f"{split}_{k}": v for k, v in prediction_files(posterior).items()})
-        files.update({f"{split}_{k}_json": v.replace(".npz", ".json") for k, v in prediction_files(posterior).items()})
-        for method in EXPERIMENTS["bnn_yu"]["methods"]:
-            if method in TIMING["methods"]:
-                files[f"{split}_{method}_timing"] = f"results/timing/{posterior}/{method}.json"
-    return files
+def network_timing_files(posterior):
+    """Timings of the timed methods (timing.methods) run on a network posterior (Yu et al.'s "time")."""
+    return [f"results/timing/{posterior}/{m}.json" for m in posterior_methods(posterior) if m in TIMING["methods"]]
 
 
 def bnn_figure_inputs(experiment, split):
@@ -583,7 +582,7 @@ def bnn_targets():
     yu_splits = set(EXPERIMENTS["bnn_yu"]["splits"])
     for scaling in ("raw", "standardised"):
         if {f"complete_{scaling}", f"gap_{scaling}"} <= yu_splits:
-            targets += [f"tables/bnn_yu_{scaling}.tex", f"figures/bnn_yu_{scaling}.pdf"]
+            targets += [f"tables/yu2024_table{3 if scaling == 'raw' else 5}.tex", f"figures/bnn_yu_{scaling}.pdf"]
     targets += [f"figures/bnn_bergamin_{s}.pdf" for s in EXPERIMENTS["bnn_bergamin"]["splits"]]
     targets += [f"figures/bnn_hartmann_{s}.pdf" for s in EXPERIMENTS["bnn_hartmann"]["splits"]]
     return targets

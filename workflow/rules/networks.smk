@@ -2,7 +2,8 @@
 # Figs. 6, 10-14), Bergamin et al. (2023) Sec. 5.1 (Figs. 5, D.1-D.4), Hartmann et al. (2026)
 # Sec. 5.3.2 (Fig. 5). Posteriors <split>-<network>; MAP, NUTS, approximations and timing are
 # the generic rules; this file adds the data split, the network training with the Laplace
-# marginal likelihood, the predictive evaluation and the papers' tables and figures.
+# marginal likelihood, the predictive evaluation (tidy rows of results/summary/<experiment>.csv;
+# Tables 3 and 5 are the entries yu2024_table3/5 of workflow/resources/tables.yaml) and the figures.
 
 
 rule prepare_snelson:
@@ -109,28 +110,6 @@ rule predict_network_reference:
         ENV
     script:
         "../scripts/predict_network.py"
-
-
-# Yu et al. (2024), Table 3 (raw) and Table 5 (standardised), ours beside the cited paper values.
-rule table_bnn_yu:
-    input:
-        unpack(bnn_table_inputs),
-        paper=lambda wildcards: str(PAPER_VALUES / f"yu2024_table{3 if wildcards.scaling == 'raw' else 5}.csv"),
-        code=library_closure("report.bnn_table"),
-    output:
-        tex="tables/bnn_yu_{scaling}.tex",
-        csv="tables/bnn_yu_{scaling}.csv",
-    params:
-        methods=EXPERIMENTS["bnn_yu"]["methods"],
-        seeds=list(repetition_seeds()),
-    log:
-        "logs/report/bnn_yu_{scaling}.log",
-    wildcard_constraints:
-        scaling="raw|standardised",
-    conda:
-        ENV
-    script:
-        "../scripts/table_bnn_yu.py"
 
 
 # Yu et al. (2024), Fig. 6 / Fig. 14 (function samples of RLA-B, RLA-BLog, RLA-F, NUTS on both

@@ -8,7 +8,10 @@ concatenation ``results/summary/all.csv``); nothing downstream parses sidecars a
 
 The rows come from the JSON sidecars of the pipeline's stages through one declarative map per
 stage (:data:`STAGE_METRICS`): which sidecar field becomes which metric. A stage without a
-repetition (a timing) or an anchor writes an empty key, read back as missing.
+repetition (a timing) or an anchor writes an empty key, read back as missing. A metric field
+holding a list (in a record without a ``repetition``) gives one row per element, with the
+element's index as its repetition (e.g. the NUTS reference's predictive metrics over random
+subsets of its draws).
 """
 
 from __future__ import annotations
@@ -42,8 +45,11 @@ STAGE_METRICS: Mapping[str, Mapping[str, str]] = {
     "floor": {"wasserstein1": "wasserstein1", "wasserstein1_first": "wasserstein1_first",
               "wasserstein2": "wasserstein2"},
     # workflow/scripts/time_sampling.py: seconds per sample one at a time and batched
-    "timing": {"per_sample_s": "seconds_per_sample", "batched_s_per_sample": "batched_seconds_per_sample",
-               "ratio": "sequential_over_batched"},
+    "timing": {"per_sample_s": "seconds_per_sample", "per_sample_median_s": "median_seconds_per_sample",
+               "batched_s_per_sample": "batched_seconds_per_sample", "ratio": "sequential_over_batched"},
+    # workflow/scripts/predict_network.py: the network predictive on the test points (Yu et al. 2024,
+    # Sec. 5.4); the NUTS reference's record holds a list, one value per random subset of its draws
+    "prediction": {"mse": "mse", "nll": "nll", "T": "T"},
 }
 
 #: Method name of the Monte Carlo floor rows (a reference against itself).
@@ -71,12 +77,13 @@ def tidy_rows(record: Mapping, experiment: str) -> list[dict]:
     -------
     list of dict
         One row per metric field present (not null) in the record, keyed by
-        :data:`TIDY_COLUMNS`.
+        :data:`TIDY_COLUMNS` (one per element of a list-valued field, repetition = index).
 
     Raises
     ------
     ValueError
-        If the stage is unknown or a key field is missing, naming both.
+        If the stage is unknown or a key field is missing, naming both; or a list-valued
+        field is in a record that has a repetition.
     """
     stage = record.get("stage")
     if stage not in STAGE_METRICS:
@@ -92,6 +99,13 @@ def tidy_rows(record: Mapping, experiment: str) -> list[dict]:
     for field, metric in STAGE_METRICS[stage].items():
         value = record.get(field)
         if value is None:
+            continue
+        if isinstance(value, (list, tuple)):
+            if keys["repetition"] != "":
+                raise ValueError(f"{stage} sidecar of {record['posterior']} {record['method']}: field {field!r} is a "
+                                 f"list, but the record has repetition {keys['repetition']!r}")
+            rows += [{**keys, "repetition": index, "metric": metric, "value": float(item), "n_samples": n_samples,
+                      "n_failed": n_failed} for index, item in enumerate(value)]
             continue
         rows.append({**keys, "metric": metric, "value": float(value), "n_samples": n_samples, "n_failed": n_failed})
     return rows
