@@ -378,19 +378,22 @@ def experiment_evaluations(experiment, methods=None):
     return files
 
 
+#: Experiment -> function () -> the record files its summary tidies, for experiments whose records
+#: are not evaluations (e.g. network predictions, the scalability timings); each rule file registers
+#: its own, so summary_inputs names no experiment.
+SUMMARY_RECORDS = {}
+
+
 def summary_inputs(wildcards):
-    """Result records summarised for experiment {experiment}: its evaluations (for an experiment
-    with a `predictive`, its prediction records instead: predictive metrics, not distances) and the
-    timings of its posteriors (each becomes tidy rows, geobayes.report.tidy)."""
+    """Result records summarised for experiment {experiment}: its evaluations and the timings of
+    its posteriors, or the records its rule file registered in SUMMARY_RECORDS (each becomes
+    tidy rows, geobayes.report.tidy)."""
     experiment = wildcards.experiment
-    posteriors = experiment_posteriors(experiment)
-    if "predictive" in EXPERIMENTS[experiment]:
-        records = [f.replace(".npz", ".json") for p in posteriors for f in prediction_files(p).values()]
-        timings = [f for p in posteriors for f in network_timing_files(p)]
-    else:
-        records = experiment_evaluations(experiment)
-        timings = [f for f in timing_files() if f.split("/")[2] in set(posteriors)]
-    return records + timings
+    if experiment in SUMMARY_RECORDS:
+        return SUMMARY_RECORDS[experiment]()
+    posteriors = set(experiment_posteriors(experiment))
+    timings = [f for f in timing_files() if f.split("/")[2] in posteriors]
+    return experiment_evaluations(experiment) + timings
 
 
 def reference_size(posterior):
@@ -559,9 +562,18 @@ def prediction_files(posterior, methods=None):
     return files
 
 
-def network_timing_files(posterior):
-    """Timings of the timed methods (timing.methods) run on a network posterior (Yu et al.'s "time")."""
-    return [f"results/timing/{posterior}/{m}.json" for m in posterior_methods(posterior) if m in TIMING["methods"]]
+def network_records(experiment):
+    """A network experiment's summarised records: its predictions (MSE, NLL, T; NUTS subsets) and
+    the timings of its timed methods (timing.methods; Yu et al.'s "time")."""
+    files = []
+    for posterior in experiment_posteriors(experiment):
+        files += [f.replace(".npz", ".json") for f in prediction_files(posterior).values()]
+        files += [f"results/timing/{posterior}/{m}.json" for m in posterior_methods(posterior) if m in TIMING["methods"]]
+    return files
+
+
+for _experiment in BNN_EXPERIMENTS:
+    SUMMARY_RECORDS[_experiment] = lambda experiment=_experiment: network_records(experiment)
 
 
 def bnn_figure_inputs(experiment, split):

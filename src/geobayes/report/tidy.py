@@ -50,6 +50,12 @@ STAGE_METRICS: Mapping[str, Mapping[str, str]] = {
     # workflow/scripts/predict_network.py: the network predictive on the test points (Yu et al. 2024,
     # Sec. 5.4); the NUTS reference's record holds a list, one value per random subset of its draws
     "prediction": {"mse": "mse", "nll": "nll", "T": "T"},
+    # workflow/scripts/time_bnn_scalability.py (Yu et al. 2024, Fig. 15): posterior h<width>_n<N>-scalability;
+    # n_samples/n_failed count both protocols, the one-at-a-time failures are also a metric of their own
+    "bnn_scalability_timing": {"per_sample_s": "seconds_per_sample", "batched_s_per_sample": "batched_seconds_per_sample",
+                               "mean_steps_sequential": "mean_steps_sequential",
+                               "mean_steps_batched": "mean_steps_batched", "failed_sequential": "failed_sequential",
+                               "parameters": "parameters"},
 }
 
 #: Method name of the Monte Carlo floor rows (a reference against itself).
@@ -176,7 +182,7 @@ def wide(frame: pd.DataFrame) -> pd.DataFrame:
     return values.join(counts).reset_index()
 
 
-def aggregate(frame: pd.DataFrame, by: Sequence[str], *, ddof: int = 0) -> pd.DataFrame:
+def aggregate(frame: pd.DataFrame, by: Sequence[str], *, ddof: int = 0, statistic: str = "mean") -> pd.DataFrame:
     """Mean and spread of each metric over the runs of each group.
 
     Parameters
@@ -188,6 +194,9 @@ def aggregate(frame: pd.DataFrame, by: Sequence[str], *, ddof: int = 0) -> pd.Da
     ddof : int, optional
         Delta degrees of freedom of the standard deviation (0: ``np.std``, the population
         std the papers' code prints; 1: the sample std).
+    statistic : {"mean", "median"}, optional
+        The central value put in column ``mean`` (``"median"``: the median over the runs, e.g.
+        of timings, robust to one slow run).
 
     Returns
     -------
@@ -196,12 +205,15 @@ def aggregate(frame: pd.DataFrame, by: Sequence[str], *, ddof: int = 0) -> pd.Da
         (summed over the group's runs). A NaN in any run (a distance without a successful
         sample) propagates to ``mean`` and ``std``: it is shown, never skipped.
     """
+    if statistic not in ("mean", "median"):
+        raise ValueError(f"aggregate: statistic must be 'mean' or 'median'; got {statistic!r}")
+    center = np.median if statistic == "median" else np.mean
     keys = [*by, "metric"] if "metric" not in by else list(by)
     groups = frame.groupby(keys, dropna=False, sort=False)
 
     def summarise(values: pd.Series) -> pd.Series:
         array = values.to_numpy(dtype=np.float64)
-        mean = float(np.mean(array)) if len(array) else math.nan
+        mean = float(center(array)) if len(array) else math.nan
         std = float(np.std(array, ddof=ddof)) if len(array) > ddof else math.nan
         return pd.Series({"mean": mean, "std": std, "n_runs": len(array)})
 
