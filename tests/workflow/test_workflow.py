@@ -20,6 +20,7 @@ import pytest
 import yaml
 
 from geobayes.io import load_json
+from geobayes.report.tidy import load_tidy, wide
 
 pytestmark = pytest.mark.workflow
 
@@ -144,7 +145,7 @@ def test_paper_scale_dag_has_every_job():
     assert counts["prepare_sine"] == len(scalability["sizes"]) * scalability["repetitions"] == 30
     assert counts["train_scalability_network"] == cells == 120
     assert counts["time_bnn_scalability"] == len(scalability["methods"]) * cells == 240
-    assert counts["table_bnn_scalability"] == counts["figure_bnn_scalability"] == 1
+    assert counts["figure_bnn_scalability"] == 1  # its table: entry yu2024_fig15 of tables.yaml (rule table)
     assert counts["summarise"] == 5 + 6
     assert counts["figure_target_samples"] == 5  # squiggle easy, difficult, hartmann; funnel; banana
     assert counts["figure_wg_contours"] == counts["figure_wg_scatter"] == 2
@@ -369,24 +370,28 @@ def test_tiny_run_bnn_scalability_outputs(tiny_run):
     failures; the Fisher geodesics take fewer steps than the Monge ones; the marginal likelihood
     set the noise of the standardised data below 1."""
     config = yaml.safe_load((tiny_run / "config" / "tiny.yaml").read_text())["experiments"]["bnn_scalability"]
-    for name in ("tables/bnn_scalability.csv", "tables/bnn_scalability.tex", "figures/bnn_scalability.pdf"):
+    for name in ("tables/yu2024_fig15.csv", "tables/yu2024_fig15.tex", "figures/bnn_scalability.pdf",
+                 "results/summary/bnn_scalability.csv"):
         assert (tiny_run / name).stat().st_size > 0, name
-    table = pd.read_csv(tiny_run / "tables/bnn_scalability.csv")
+    summary = load_tidy(tiny_run / "results/summary/bnn_scalability.csv")
+    runs = wide(summary)
+    parts = runs["posterior"].str.extract(r"h(?P<width>\d+)_n(?P<size>\d+)-scalability").astype(int)
+    runs = runs.join(parts)
     cells = {(w, n) for w in config["widths"] for n in config["sizes"]}
     for method in ("rla_b", "rla_f"):
-        rows = table[table["method"] == method]
-        assert set(zip(rows["width"], rows["size"])) == cells and len(rows) == len(cells), method
-    for column in ("sequential_s_median", "sequential_s_min", "batched_s_median", "batched_s_max",
-                   "mean_steps_sequential", "mean_steps_batched"):
-        assert np.isfinite(table[column]).all() and (table[column] > 0).all(), column
+        rows = runs[runs["method"] == method]
+        assert set(zip(rows["width"], rows["size"])) == cells, method
+        assert len(rows) == len(cells) * config["repetitions"], method
+    for column in ("seconds_per_sample", "batched_seconds_per_sample", "mean_steps_sequential", "mean_steps_batched"):
+        assert np.isfinite(runs[column]).all() and (runs[column] > 0).all(), column
     timing = config["timing"]
-    assert (table["repetitions"] == config["repetitions"]).all()
-    assert (table["n_sequential"] == timing["sequential_samples"]).all()
-    assert (table["n_batched"] == timing["batched_samples"]).all()
-    assert ((table["failed_sequential"] >= 0) & (table["failed_batched"] >= 0)).all()
-    steps = table.set_index(["width", "size", "method"])["mean_steps_batched"]
+    assert (runs["n_samples"] == timing["sequential_samples"] + timing["batched_samples"]).all()
+    assert ((runs["failed_sequential"] >= 0) & (runs["n_failed"] >= runs["failed_sequential"])).all()
+    steps = runs.groupby(["width", "size", "method"])["mean_steps_batched"].mean()
     for width, size in cells:
         assert steps[(width, size, "rla_f")] < steps[(width, size, "rla_b")]
+    table = pd.read_csv(tiny_run / "tables/yu2024_fig15.csv")
+    assert (table.loc[table["method"] != "rla_b/rla_f", "n_runs"] == config["repetitions"]).all()
     width, size = config["widths"][0], config["sizes"][0]
     network = load_json(tiny_run / f"results/bnn_scalability/network/h{width}_n{size}_rep0.json")
     assert network["parameters"] == width**2 + 4 * width + 1
@@ -394,7 +399,7 @@ def test_tiny_run_bnn_scalability_outputs(tiny_run):
     record = load_json(tiny_run / f"results/bnn_scalability/timing/h{width}_n{size}_rep0/rla_f.json")
     assert record["threads"] == 2 and record["device"] == "cpu" and record["provenance"]["packages"]["jax"]
     assert record["config"]["approximation"]["precision"] == "fisher"
-    assert "RLA-F" in (tiny_run / "tables/bnn_scalability.tex").read_text()
+    assert "RLA-F" in (tiny_run / "tables/yu2024_fig15.tex").read_text()
 
 
 # ---- Rerun one stage after an edit; a killed run resumes (README "Rerun one stage after an edit") ----
