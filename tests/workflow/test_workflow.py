@@ -319,17 +319,22 @@ def test_tiny_run_bnn_classifier_outputs(tiny_run):
     subset, its Fisher spectrum drops before d = 37, every WG solve is counted, and the
     predictive variances are finite and positive, WG's larger off the data than on it."""
     for name in ("figures/bnn_classifier_variance.pdf", "figures/bnn_classifier_fisher_spectra.pdf",
-                 "tables/bnn_classifier.csv"):
+                 "tables/bnn_classifier_optima.csv", "tables/bnn_classifier_variance.tex",
+                 "results/summary/bnn_classifier.csv"):
         assert (tiny_run / name).stat().st_size > 0, name
-    table = pd.read_csv(tiny_run / "tables/bnn_classifier.csv")
-    assert list(table["optimum"]) == ["(a)", "(b)"]
-    assert (table["training_accuracy"] > 0.8).all() and table["map_converged"].all()
-    assert ((table["fisher_drop_index"] >= 1) & (table["fisher_drop_index"] < 37)).all()
-    assert (table["wg_samples"] == 6).all() and (table["la_failed"] == 0).all()
-    assert (table["wg_failed"] <= table["wg_samples"]).all()
-    for column in ("la_variance_on_data", "la_variance_off_data", "wg_variance_on_data", "wg_variance_off_data"):
-        assert (np.isfinite(table[column]) & (table[column] > 0)).all(), column
-    assert (table["wg_off_on_ratio"] > 1).all()
+    runs = wide(load_tidy(tiny_run / "results/summary/bnn_classifier.csv")).set_index(["anchor", "method"])
+    maps = runs.xs("map", level="method")
+    assert list(maps.index) == ["optimum0", "optimum1"]
+    assert (maps["training_accuracy"] > 0.8).all() and (maps["converged"] == 1).all()
+    assert ((maps["fisher_drop_index"] >= 1) & (maps["fisher_drop_index"] < 37)).all()
+    la, wg = runs.xs("ela", level="method"), runs.xs("wg", level="method")
+    assert (wg["n_samples"] == 6).all() and (la["n_failed"] == 0).all()
+    assert (wg["n_failed"] <= wg["n_samples"]).all()
+    for frame in (la, wg):
+        for column in ("variance_on_data", "variance_off_data"):
+            assert (np.isfinite(frame[column]) & (frame[column] > 0)).all(), column
+    assert (wg["off_on_ratio"] > 1).all()
+    assert "(b)" in (tiny_run / "tables/bnn_classifier_variance.tex").read_text()
     data = np.load(tiny_run / "data/prepared/bnn_classifier/banana.npz")
     assert data["X"].shape == (200, 2) and data["indices"].shape == (200,)
     record = load_json(tiny_run / "results/bnn_classifier/optimum1/wg.json")

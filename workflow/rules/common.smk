@@ -391,6 +391,9 @@ def summary_inputs(wildcards):
     experiment = wildcards.experiment
     if experiment in SUMMARY_RECORDS:
         return SUMMARY_RECORDS[experiment]()
+    if experiment not in EXPERIMENTS:
+        raise ValueError(f"results/summary/{experiment}.csv: no experiment {experiment!r} in config key experiments "
+                         f"or SUMMARY_RECORDS ({', '.join([*EXPERIMENTS, *SUMMARY_RECORDS])})")
     posteriors = set(experiment_posteriors(experiment))
     timings = [f for f in timing_files() if f.split("/")[2] in posteriors]
     return experiment_evaluations(experiment) + timings
@@ -523,7 +526,9 @@ wildcard_constraints:
     posterior=r"[a-z0-9_]+-[a-z0-9_]+",
     method="|".join(all_methods()),
     anchor="euclidean|hausdorff",
-    experiment="|".join(EXPERIMENTS),
+    # experiments.* and the studies with a config block of their own (SUMMARY_RECORDS); "all" is
+    # results/summary/all.csv, the concatenation
+    experiment=r"(?!all\b)[a-z0-9_]+",
     seed=r"\d+",
     inputs="standardised|raw",
     table="|".join(TABLES),

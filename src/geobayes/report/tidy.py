@@ -56,6 +56,15 @@ STAGE_METRICS: Mapping[str, Mapping[str, str]] = {
                                "mean_steps_sequential": "mean_steps_sequential",
                                "mean_steps_batched": "mean_steps_batched", "failed_sequential": "failed_sequential",
                                "parameters": "parameters"},
+    # workflow/scripts/bnn_classifier_{map,approximate}.py (Hartmann et al. 2026, App. D, Figs. 8-9):
+    # posterior <dataset>-classifier, anchor optimum<k>; the MAP's fit and Fisher spectrum (method map)
+    "bnn_classifier_map": {"logdensity": "log_posterior", "log_likelihood": "log_likelihood",
+                           "training_accuracy": "training_accuracy", "converged": "converged",
+                           "fisher_largest": "fisher_largest", "fisher_drop_index": "fisher_drop_index"},
+    # ... and LA's / WG's mean predictive variance of p(y = 1 | x) on and off the data
+    "bnn_classifier_approximation": {"variance_on_data": "variance_on_data", "variance_off_data": "variance_off_data",
+                                     "off_on_ratio": "off_on_ratio", "failed_fraction": "failed_fraction",
+                                     "max_residual": "max_residual"},
 }
 
 #: Method name of the Monte Carlo floor rows (a reference against itself).
