@@ -157,6 +157,13 @@ def _natural(value: str) -> list:
     return [(0, int(part), "") if part.isdigit() else (1, 0, part) for part in re.split(r"(\d+)", str(value)) if part]
 
 
+def _rank(key: KeySpec, value: str) -> tuple:
+    """Position of a key value: its place in the key's order (values outside it last), else natural."""
+    if key.order:
+        return (key.order.index(value) if value in key.order else len(key.order), [])
+    return (0, _natural(value))
+
+
 def _label(key: KeySpec, value: str) -> str:
     if value in key.labels:
         return key.labels[value]
@@ -198,6 +205,7 @@ def _layout(spec: TableSpec, cells: pd.DataFrame, fmt: str) -> tuple[pd.DataFram
     entries, notes = {}, []
     row_order, col_order = [], []
     ratios = {(r.key, r.name) for r in spec.ratios}
+    col_rank = {}  # columns in the spec's order, not in order of first appearance (a row may lack one)
     for record in cells.to_dict("records"):
         row = tuple(_label(k, record[k.column]) for k in spec.rows)
         metric = metrics[record["metric"]]
@@ -211,9 +219,11 @@ def _layout(spec: TableSpec, cells: pd.DataFrame, fmt: str) -> tuple[pd.DataFram
                 row_order.append(full_row)
         if column not in col_order:
             col_order.append(column)
+            col_rank[column] = (*(_rank(k, record[k.column]) for k in spec.columns), list(metrics).index(record["metric"]))
         if pd.notna(record["n_failed"]) and int(record["n_failed"]) > 0:
             where = ", ".join([*row, *column[:-1]])
             notes.append(f"{where}: {int(record['n_failed'])} of {int(record['n_samples'])} samples failed")
+    col_order.sort(key=col_rank.__getitem__)
     names = [k.title or k.column for k in spec.rows] + (["source"] if with_paper else [])
     index = pd.MultiIndex.from_tuples(row_order, names=names)
     columns = pd.MultiIndex.from_tuples(col_order, names=[k.title or k.column for k in spec.columns] + ["metric"])
