@@ -136,7 +136,7 @@ def test_paper_scale_dag_has_every_job():
     # Hartmann et al. (2026), App. D regression (Figs. 6-7): 5 optima in one MAP job, LA and WG
     # and their predictions at each, one figure job
     maps = config["bnn_hartmann_maps"]["optima"]
-    assert (counts["map_optima"], counts["figure_bnn_hartmann_maps"]) == (1, 1)
+    assert (counts["map_optima"], counts["map_robustness"], counts["figure_bnn_hartmann_maps"]) == (1, 1, 1)
     assert counts["approximate_optimum"] == counts["predict_optimum"] == 2 * maps == 10
     # Yu et al. (2024) Fig. 15: sine data per N x repetition, a network per width x N x repetition,
     # RLA-B and RLA-F timed on each, one table and one figure
@@ -346,27 +346,29 @@ def test_tiny_run_bnn_hartmann_map_robustness(tiny_run):
     their convergence recorded, and the pairwise W2 table has LA and WG with finite values and
     every failed sample counted."""
     for name in ("figures/bnn_hartmann_maps.pdf", "figures/bnn_hartmann_map_w2.pdf", "tables/bnn_hartmann_map_w2.csv",
-                 "tables/bnn_hartmann_map_optima.csv", "tables/bnn_hartmann_map_w2.json"):
+                 "tables/bnn_hartmann_map_optima.csv", "results/map_robustness/drop23-mlp2x10var/optima.json",
+                 "results/summary/bnn_hartmann_maps.csv"):
         assert (tiny_run / name).stat().st_size > 0, name
     config = yaml.safe_load((tiny_run / "config" / "tiny.yaml").read_text())["bnn_hartmann_maps"]
-    optima = pd.read_csv(tiny_run / "tables/bnn_hartmann_map_optima.csv")
+    runs = wide(load_tidy(tiny_run / "results/summary/bnn_hartmann_maps.csv")).set_index("method")
+    optima = runs.loc[["map"]]
     assert len(optima) == config["optima"] and np.isfinite(optima["log_posterior"]).all()
     assert (optima["nearest_param_distance"] > 1.0).all()  # different starts end at different points
     record = load_json(tiny_run / "results/map/drop23-mlp2x10var/optimum1.json")
     assert record["anchor"] == "optimum1" and "converged" in record and len(record["start"]) == 142
-    table = pd.read_csv(tiny_run / "tables/bnn_hartmann_map_w2.csv").set_index("method")
+    table = runs.drop(index="map")
     assert sorted(table.index) == ["ela", "wg"]
     pairs = config["optima"] * (config["optima"] - 1) // 2
     for method in ("ela", "wg"):
         row = table.loc[method]
-        assert row["optima"] == config["optima"] and row["samples_per_optimum"] == config["samples"]
+        robustness = load_json(tiny_run / f"results/map_robustness/drop23-mlp2x10var/{method}.json")
+        assert robustness["optima"] == config["optima"] and robustness["samples_per_optimum"] == config["samples"]
         assert row["optima_used"] == config["optima"] and row["failed_optima"] == 0 and row["pairs"] == pairs
-        failed = [int(v) for v in str(row["failed_per_optimum"]).split(";")]
-        assert len(failed) == config["optima"] and sum(failed) == row["failed_samples"] < row["optima"] * row[
-            "samples_per_optimum"]
+        failed = [int(v) for v in str(robustness["failed_per_optimum"]).split(";")]
+        assert len(failed) == config["optima"] and sum(failed) == row["n_failed"] < row["n_samples"]
         for column in ("w2_mean_over_x", "w2_variance_over_x", "w2_mean_on_data", "w2_mean_off_data"):
             assert np.isfinite(row[column]) and row[column] >= 0, (method, column)
-    assert table.loc["ela", "failed_samples"] == 0  # exact Gaussian draws never fail
+    assert table.loc["ela", "n_failed"] == 0  # exact Gaussian draws never fail
 
 
 def test_tiny_run_bnn_scalability_outputs(tiny_run):

@@ -65,6 +65,13 @@ STAGE_METRICS: Mapping[str, Mapping[str, str]] = {
     "bnn_classifier_approximation": {"variance_on_data": "variance_on_data", "variance_off_data": "variance_off_data",
                                      "off_on_ratio": "off_on_ratio", "failed_fraction": "failed_fraction",
                                      "max_residual": "max_residual"},
+    # workflow/scripts/map_robustness.py (Hartmann et al. 2026, App. D, Figs. 6-7): per method the pairwise
+    # push-forward W2 across optima summarised over x; per optimum (a list each: repetition = optimum) the fit
+    "map_robustness": {name: name for name in ("w2_mean_over_x", "w2_variance_over_x", "w2_max_over_x",
+                                               "pair_variance_mean_over_x", "w2_mean_on_data", "w2_mean_off_data",
+                                               "optima_used", "failed_optima", "pairs")},
+    "map_optima": {name: name for name in ("log_posterior", "converged", "grad_norm", "num_steps",
+                                           "nearest_param_distance", "nearest_map_f_rms_distance")},
 }
 
 #: Method name of the Monte Carlo floor rows (a reference against itself).
