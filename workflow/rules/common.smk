@@ -568,12 +568,17 @@ def prediction_files(posterior, methods=None):
 
 
 def network_records(experiment):
-    """A network experiment's summarised records: its predictions (MSE, NLL, T; NUTS subsets) and
-    the timings of its timed methods (timing.methods; Yu et al.'s "time")."""
+    """A network experiment's summarised records: its predictions (MSE, NLL, T; NUTS subsets), the
+    timings of its timed methods (timing.methods; Yu et al.'s "time") and, where its `wasserstein`
+    lists w2, each run's push-forward W2 to NUTS (Hartmann et al.'s Fig. 5)."""
     files = []
     for posterior in experiment_posteriors(experiment):
-        files += [f.replace(".npz", ".json") for f in prediction_files(posterior).values()]
+        predictions = prediction_files(posterior)
+        files += [f.replace(".npz", ".json") for f in predictions.values()]
         files += [f"results/timing/{posterior}/{m}.json" for m in posterior_methods(posterior) if m in TIMING["methods"]]
+        if "w2" in EXPERIMENTS[experiment]["wasserstein"]:
+            files += [f.replace("results/prediction/", "results/pushforward/").replace(".npz", ".json")
+                      for key, f in predictions.items() if key != "nuts"]
     return files
 
 
@@ -594,7 +599,7 @@ def bnn_figure_inputs(experiment, split):
 
 
 def bnn_targets():
-    """Tables and figures of the network experiments."""
+    """Tables and figures of the network experiments (Hartmann's Fig. 5 table where bnn_hartmann runs)."""
     targets = []
     yu_splits = set(EXPERIMENTS["bnn_yu"]["splits"])
     for scaling in ("raw", "standardised"):
@@ -602,4 +607,5 @@ def bnn_targets():
             targets += [f"tables/yu2024_table{3 if scaling == 'raw' else 5}.tex", f"figures/bnn_yu_{scaling}.pdf"]
     targets += [f"figures/bnn_bergamin_{s}.pdf" for s in EXPERIMENTS["bnn_bergamin"]["splits"]]
     targets += [f"figures/bnn_hartmann_{s}.pdf" for s in EXPERIMENTS["bnn_hartmann"]["splits"]]
+    targets += ["tables/bnn_hartmann_pushforward_w2.tex"]
     return targets

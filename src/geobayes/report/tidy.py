@@ -70,6 +70,9 @@ STAGE_METRICS: Mapping[str, Mapping[str, str]] = {
     "map_robustness": {name: name for name in ("w2_mean_over_x", "w2_variance_over_x", "w2_max_over_x",
                                                "pair_variance_mean_over_x", "w2_mean_on_data", "w2_mean_off_data",
                                                "optima_used", "failed_optima", "pairs")},
+    # workflow/scripts/evaluate_pushforward.py (Hartmann et al. 2026, Fig. 5): a run's push-forward W2 to NUTS
+    "pushforward_evaluation": {name: name for name in ("w2_mean_over_grid", "w2_rms_over_grid", "samples_used",
+                                                       "nuts_draws")},
     "map_optima": {name: name for name in ("log_posterior", "converged", "grad_norm", "num_steps",
                                            "nearest_param_distance", "nearest_map_f_rms_distance")},
 }
