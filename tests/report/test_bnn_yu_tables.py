@@ -183,3 +183,20 @@ def test_missing_methods_leave_dashes():
     assert "ELA" not in text.split("\n\n", 1)[1]
     assert cells[(cells["method"] == "nuts") & (cells["metric"] == "mse")]["paper_spread"].notna().all()
     assert cells[(cells["method"] == "rla_f") & (cells["metric"] == "T")]["paper_spread"].isna().all()
+
+
+def test_hartmann_pushforward_table_over_evaluation_records():
+    """Records of workflow/scripts/evaluate_pushforward.py (Hartmann et al. 2026, Fig. 5) as a spec table."""
+    def record(method, repetition, w2, failed=0):
+        return {"stage": "pushforward_evaluation", "posterior": "drop23-mlp2x10var", "anchor": "euclidean",
+                "method": method, "repetition": repetition, "n_samples": 10, "n_failed": failed,
+                "samples_used": 10 - failed, "nuts_draws": 400, "w2_mean_over_grid": w2, "w2_rms_over_grid": 2 * w2}
+
+    tidy = tidy_frame((r, "bnn_hartmann") for r in [record("wg", 0, 3.0, 2), record("wg", 1, 5.0),
+                                                    record("ela", 0, 50.0), record("ela", 1, 60.0)])
+    spec = SPECS["bnn_hartmann_pushforward_w2"]
+    cells = table_cells(spec, tidy).set_index(["method", "metric"])
+    assert cells.loc[("wg", "w2_mean_over_grid"), "mean"] == 4.0 and cells.loc[("wg", "w2_mean_over_grid"), "std"] == 1.0
+    assert bool(cells.loc[("wg", "w2_mean_over_grid"), "best"]) and not bool(cells.loc[("ela", "w2_mean_over_grid"), "best"])
+    assert cells.loc[("wg", "samples_used"), "mean"] == 9.0 and cells.loc[("wg", "samples_used"), "n_failed"] == 2
+    assert "2 of 20 samples failed" in render_markdown(spec, table_cells(spec, tidy), SCALE)
