@@ -154,7 +154,7 @@ def test_table3_cells_order_values_and_paper():
     # columns in the spec's order even though the first row (ELA) has no time: Complete's four, then Gap's
     header = render_markdown(spec, cells, SCALE).split("\n\n")[1].splitlines()[0]
     assert [c.strip() for c in header.split("|")[2:-1]] == [
-        f"{split} {metric}" for split in ("Complete", "Gap") for metric in ("MSE", "NLL", "T", "time (s)")]
+        f"{split} {metric}" for split in ("Complete", "Gap") for metric in ("MSE", "NLL", "T", "time (ms)")]
     text = render_latex(spec, cells, SCALE)
     assert "Complete" in text and "Gap" in text and text.index("Complete") < text.index("Gap")
     assert "RLA-BLog" in text and "\\dagger" not in text
