@@ -29,7 +29,7 @@ seconds per sample. Speed is measured here and never asserted in tests.
 
 Usage (from the repository root)::
 
-    .venv/bin/snakemake --cores 2 --configfile config/quick.yaml tables/bnn_yu_standardised.tex
+    .venv/bin/snakemake --cores 2 --configfile config/quick.yaml tables/yu2024_table5.tex
     .venv/bin/python benchmarks/bench_bnn_sampling.py --results results
     .venv/bin/python benchmarks/bench_bnn_sampling.py --results results --n 100 --sequential 3 --repeats 1
     .venv/bin/python benchmarks/bench_bnn_sampling.py --results results --methods rla_b --scipy 5 \

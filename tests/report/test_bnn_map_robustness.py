@@ -4,23 +4,24 @@ optima's table, failure counts, and the figure of the predictives per optimum.""
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
 from scipy.stats import norm
 
+from geobayes.metrics.map_robustness import OptimumPredictive, map_w2_table, on_data_mask, optima_table
 from geobayes.metrics.predictive import pushforward_wasserstein2
 from geobayes.report.bnn_map_robustness import (
-    OptimumPredictive,
     build_map_predictives_figure,
     default_ylim,
     map_predictives_figure,
-    map_w2_table,
-    on_data_mask,
-    optima_table,
     optimum_label,
 )
+from geobayes.report.table_spec import read_table_specs
+from geobayes.report.tables import render_markdown, table_cells
+from geobayes.report.tidy import tidy_frame
 
 # Exact standard-normal quantiles: samples whose empirical law is N(0, 1) up to O(log S / S).
 S = 4000
@@ -113,6 +114,32 @@ def test_optima_table_lists_objectives_and_distances():
     assert list(frame["converged"]) == [True, True, False]
     with pytest.raises(ValueError, match="same K >= 1 optima"):
         optima_table([-1.0], [True], [0.0], [1], positions, curves)
+
+
+def test_records_tidy_into_the_two_tables():
+    """The sidecars of workflow/scripts/map_robustness.py as tidy rows and the spec tables over them."""
+    specs = read_table_specs(Path(__file__).resolve().parents[2] / "workflow/resources/tables.yaml")
+    runs = {"wg": [gaussian_run(0.0, 1.0), gaussian_run(0.0, 1.0, n_failed=2)],
+            "ela": [gaussian_run(0.0, 1.0), gaussian_run(1.0, 2.0), OptimumPredictive(None, S, S)]}
+    table, _ = map_w2_table(X, runs, X_TRAIN)
+    records = [{"stage": "map_robustness", "posterior": "drop23-mlp2x10var", "n_failed": int(row["failed_samples"]),
+                "n_samples": sum(r.n_samples for r in runs[row["method"]]), **row} for row in table.to_dict("records")]
+    frame = optima_table([-1.0, -2.0], [True, False], [1e-6, 0.5], [10, 20], np.array([[0.0, 0.0], [3.0, 4.0]]),
+                         np.array([[0.0, 0.0], [1.0, 1.0]]))
+    records.append({"stage": "map_optima", "posterior": "drop23-mlp2x10var", "method": "map",
+                    **{c: [float(v) for v in frame[c]] for c in ("log_posterior", "converged", "grad_norm", "num_steps",
+                                                                 "nearest_param_distance", "nearest_map_f_rms_distance")}})
+    tidy = tidy_frame((r, "bnn_hartmann_maps") for r in records)
+    w2 = table_cells(specs["bnn_hartmann_map_w2"], tidy).set_index(["method", "metric"])
+    assert w2.loc[("wg", "w2_mean_over_x"), "mean"] == pytest.approx(0.0, abs=1e-12)
+    assert w2.loc[("ela", "w2_mean_over_x"), "mean"] == pytest.approx(math.sqrt(2.0), rel=1e-2)
+    assert w2.loc[("ela", "optima_used"), "mean"] == 2 and int(w2.loc[("ela", "w2_mean_over_x"), "n_failed"]) == S
+    assert bool(w2.loc[("wg", "w2_mean_over_x"), "best"])
+    optima = table_cells(specs["bnn_hartmann_map_optima"], tidy).set_index(["repetition", "metric"])
+    assert optima.loc[("1", "log_posterior"), "mean"] == -2.0 and optima.loc[("1", "converged"), "mean"] == 0.0
+    assert optima.loc[("0", "nearest_param_distance"), "mean"] == pytest.approx(5.0)
+    assert "(b)" in render_markdown(specs["bnn_hartmann_map_optima"], table_cells(specs["bnn_hartmann_map_optima"], tidy),
+                                    {})
 
 
 def test_labels_and_window():

@@ -1,29 +1,34 @@
-"""Tests of geobayes.report.bnn_scalability: Fig. 15 of Yu et al. (2024) from the timing records."""
+"""Fig. 15 of Yu et al. (2024) from the tidy rows of the scalability timing records: the spec
+entry ``yu2024_fig15`` (medians, RLA-B / RLA-F ratio) and the figure (geobayes.report.bnn_scalability)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
-import pandas as pd
 import pytest
 
 from geobayes.data.sine_regression import simulate_sine_regression
-from geobayes.report.bnn_scalability import (
-    SCALABILITY_COLUMNS,
-    method_ratios,
-    scalability_figure,
-    scalability_frame,
-    scalability_table_latex,
-)
+from geobayes.report.bnn_scalability import SCALABILITY_COLUMNS, scalability_figure, scalability_lines
 from geobayes.report.figures import save_figure
+from geobayes.report.table_spec import read_table_specs
+from geobayes.report.tables import render_latex, render_markdown, table_cells
+from geobayes.report.tidy import tidy_frame
+
+SPEC = read_table_specs(Path(__file__).resolve().parents[2] / "workflow/resources/tables.yaml")["yu2024_fig15"]
+SCALE = {"samples": 500, "repetitions": 3, "reference_draws": 20000}
 
 
 def record(method="rla_f", width=5, size=100, repetition=0, sequential=0.1, batched=0.01, failed=0, steps=10.0,
            n_sequential=3, n_batched=20):
-    return {"method": method, "width": width, "size": size, "repetition": repetition,
+    """A sidecar as workflow/scripts/time_bnn_scalability.py writes it."""
+    return {"stage": "bnn_scalability_timing", "posterior": f"h{width}_n{size}-scalability", "method": method,
+            "width": width, "size": size, "repetition": repetition,
             "parameters": width * width + 4 * width + 1, "per_sample_s": sequential,
             "batched_s_per_sample": batched, "n_sequential": n_sequential, "n_batched": n_batched,
             "failed_sequential": failed, "failed_batched": 0, "mean_steps_sequential": steps,
-            "mean_steps_batched": steps + 1, "ratio": sequential / batched, "threads": 2}
+            "mean_steps_batched": steps + 1, "ratio": sequential / batched, "threads": 2,
+            "n_samples": n_sequential + n_batched, "n_failed": failed}
 
 
 def grid(repetitions=3):
@@ -37,11 +42,11 @@ def grid(repetitions=3):
                 records.append(record("rla_f", width, size, k, sequential=rla_f, batched=rla_f / 4))
                 records.append(record("rla_b", width, size, k, sequential=0.02 * scale * (1 + size / 1000),
                                       batched=0.01 * scale, steps=500.0, failed=1 if (width, size, k) == (20, 1000, 2) else 0))
-    return records
+    return tidy_frame((r, "bnn_scalability") for r in records)
 
 
-def test_medians_failures_and_order():
-    frame = scalability_frame(grid())
+def test_medians_and_order():
+    frame = scalability_lines(grid())
     assert list(frame.columns) == list(SCALABILITY_COLUMNS)
     assert len(frame) == 8
     assert list(frame["parameters"]) == [46] * 4 + [481] * 4
@@ -50,41 +55,41 @@ def test_medians_failures_and_order():
     assert cell.sequential_s_median == pytest.approx(0.2 * 1.1)  # the middle of 0.2 * (1.0, 1.1, 1.2)
     assert cell.sequential_s_min == pytest.approx(0.2) and cell.sequential_s_max == pytest.approx(0.24)
     assert cell.batched_s_median == pytest.approx(0.055)
-    assert cell.repetitions == 3 and cell.n_sequential == 3 and cell.n_batched == 20
-    rla_b = frame.set_index(["width", "size", "method"]).loc[(20, 1000, "rla_b")]
-    assert rla_b.failed_sequential == 1 and rla_b.mean_steps_sequential == 500.0 and rla_b.mean_steps_batched == 501.0
+    assert cell.repetitions == 3
 
 
-def test_ratios_give_the_crossover():
-    frame = scalability_frame(grid())
-    ratios = method_ratios(frame).set_index(["parameters", "size"])
-    medians = frame.set_index(["parameters", "size", "method"])
-    for protocol in ("sequential", "batched"):
-        column = f"{protocol}_s_median"
-        expected = medians.loc[(46, 100, "rla_b"), column] / medians.loc[(46, 100, "rla_f"), column]
-        assert ratios.loc[(46, 100), f"ratio_{protocol}"] == pytest.approx(expected)
+def test_table_medians_ratios_and_failures():
+    cells = table_cells(SPEC, grid())
+    indexed = cells.set_index(["width", "size", "method", "metric"])
+    assert indexed.loc[("20", "1000", "rla_f", "seconds_per_sample"), "mean"] == pytest.approx(0.2 * 1.1)  # median
+    assert indexed.loc[("20", "1000", "rla_f", "batched_seconds_per_sample"), "mean"] == pytest.approx(0.055)
     # medians: RLA-B 0.022 * 1.1 vs RLA-F 0.005 * 1.1 at D = 46, N = 100; 0.044 * 1.1 vs 0.2 * 1.1
     # at D = 481, N = 1000
-    assert ratios.loc[(46, 100), "ratio_sequential"] == pytest.approx(4.4)
-    assert ratios.loc[(481, 1000), "ratio_sequential"] == pytest.approx(0.2)
-    columns = ["ratio_sequential", "ratio_batched"]
-    assert (ratios.loc[(481, 1000), columns] < 1).all() and (ratios.loc[(46, 100), columns] > 1).all()
-
-
-def test_latex_marks_failures_and_names_the_protocols():
-    tex = scalability_table_latex(scalability_frame(grid()))
-    assert "\\toprule" in tex and "one at a time" in tex and "batched" in tex
-    assert "46 & 100 & 0.0242 & 0.0055 & 4.4 & 0.011 & 0.0014 & 8 \\\\" in tex
-    assert "${}^{\\dagger}$" in tex and "RLA-B, $D=481$, $N=1000$, one at a time: 1 of 9" in tex
-    clean = scalability_table_latex(scalability_frame([r for r in grid() if not r["failed_sequential"]] +
-                                                      [record("rla_b", 20, 1000, 2, sequential=0.1)]))
-    assert "dagger" not in clean
+    assert indexed.loc[("5", "100", "rla_b/rla_f", "seconds_per_sample"), "mean"] == pytest.approx(4.4)
+    assert indexed.loc[("20", "1000", "rla_b/rla_f", "seconds_per_sample"), "mean"] == pytest.approx(0.2)
+    ratios = cells[cells["method"] == "rla_b/rla_f"]
+    assert len(ratios) == 8 and not ratios["best"].any()
+    # rows in numeric order of h and N, the ratio after the two methods
+    assert list(dict.fromkeys(cells["width"])) == ["5", "20"] and list(dict.fromkeys(cells["size"])) == ["100", "1000"]
+    assert list(dict.fromkeys(cells["method"])) == ["rla_b", "rla_f", "rla_b/rla_f"]
+    # bold: the faster method per cell and protocol
+    best = cells[cells["best"].astype(bool) & (cells["metric"] == "seconds_per_sample")]
+    assert dict(zip(zip(best["width"], best["size"]), best["method"])) == {
+        ("5", "100"): "rla_f", ("5", "1000"): "rla_b", ("20", "100"): "rla_f", ("20", "1000"): "rla_b"}
+    assert int(indexed.loc[("20", "1000", "rla_b", "seconds_per_sample"), "n_failed"]) == 1
+    markdown = render_markdown(SPEC, cells, SCALE)
+    # milliseconds for the methods, the unscaled ratio: 0.022 * 1.1 s = 24.20 ms, RLA-F 5.50 ms, 4.40
+    row = next(line for line in markdown.splitlines() if line.startswith("| 5 100 "))
+    assert "24.20" in row and "5.50" in row and "4.40" in row
+    assert "† " in markdown and "20, 1000, RLA-B: 1 of 69 samples failed" in markdown
+    latex = render_latex(SPEC, cells, SCALE)
+    assert "B/F" in latex and "\\dagger" in latex
 
 
 def test_figure_with_the_example_data(tmp_path):
     data = simulate_sine_regression(500, 100, seed=1)
     example = {k: np.asarray(v) for k, v in data.arrays().items()}
-    frame = scalability_frame(grid())
+    frame = scalability_lines(grid())
     fig = scalability_figure(frame, example)
     assert len(fig.axes) == 3
     right = fig.axes[1]
@@ -95,37 +100,21 @@ def test_figure_with_the_example_data(tmp_path):
     np.testing.assert_allclose(np.sort(scatter_x), np.sort(data.X[:, 0] * data.x_std + data.x_mean))
     pdf, png = save_figure(fig, tmp_path / "f.pdf", tmp_path / "f.png")
     assert pdf.stat().st_size > 0 and png.stat().st_size > 0
-    # the CSV round trip the figure rule reads
-    frame.to_csv(tmp_path / "t.csv", index=False)
-    assert len(scalability_figure(pd.read_csv(tmp_path / "t.csv")).axes) == 2
+    assert len(scalability_figure(frame).axes) == 2
 
 
-@pytest.mark.parametrize(
-    ("records", "message"),
-    [([], "no scalability timing records"),
-     ([{k: v for k, v in record().items() if k != "per_sample_s"}], "lacks \\['per_sample_s'\\]"),
-     ([record(sequential=0.0)], "per_sample_s = 0.0 is not a positive number"),
-     ([record(batched=float("nan"))], "batched_s_per_sample"),
-     ([{**record(), "parameters": 31}], "h\\^2 \\+ 4h \\+ 1 = 46"),
-     ([record(), record()], "duplicate"),
-     ([record(), record(size=200, repetition=1)], "differ in their repetitions"),
-     ([record(), record(size=200, n_batched=5)], "differ in their repetitions or sample counts")],
-)
-def test_bad_records_are_errors(records, message):
-    with pytest.raises(ValueError, match=message):
-        scalability_frame(records)
-
-
-def test_missing_method_is_an_error():
-    frame = scalability_frame([r for r in grid() if r["method"] == "rla_f"])
-    with pytest.raises(ValueError, match="'rla_b' is missing"):
-        method_ratios(frame)
-    with pytest.raises(ValueError, match="differ"):
-        scalability_frame(grid()[:-1])  # one repetition of one cell lost
+def test_bad_rows_are_errors():
+    tidy = grid()
+    with pytest.raises(ValueError, match="lack posteriors"):
+        scalability_lines(tidy.assign(posterior="d2-gaussian"))
+    with pytest.raises(ValueError, match="parameters"):
+        scalability_lines(tidy[tidy["metric"] != "parameters"])
+    with pytest.raises(ValueError, match="no cells with both method 'rla_b' and 'rla_f'"):
+        table_cells(SPEC, tidy[tidy["method"] == "rla_f"])
 
 
 def test_figure_refuses_non_positive_times():
-    frame = scalability_frame(grid())
+    frame = scalability_lines(grid())
     frame.loc[0, "batched_s_min"] = 0.0
     with pytest.raises(ValueError, match="batched"):
         scalability_figure(frame)

@@ -138,7 +138,9 @@ def test_paper_scale_dag_has_every_job():
     assert counts["train_network"] == bnn["bnn_yu"] + bnn["bnn_bergamin"] == 8
     # Table 4 timings, plus Table 3/5's seconds per sample (RLA-B, RLA-BLog, RLA-F on 4 posteriors)
     assert counts["time_sampling"] == 5 * 2 * 3 + 4 * 3
-    for rule, n in (("table_bnn_yu", 2), ("figure_bnn_yu", 2), ("figure_bnn_bergamin", 2), ("figure_bnn_hartmann", 1)):
+    # Tables 3 and 5 are entries yu2024_table3/5 of tables.yaml (rule table) over results/summary/bnn_yu.csv
+    assert counts["evaluate_pushforward"] == 5 * 2  # Fig. 5's push-forward W2: bnn_hartmann's LA and WG runs
+    for rule, n in (("figure_bnn_yu", 2), ("figure_bnn_bergamin", 2), ("figure_bnn_hartmann", 1)):
         assert counts[rule] == n, rule
     assert counts["time_wg"] == with_data + 1  # every Hartmann posterior with data + Rosenbrock
     # Hartmann et al. (2026), App. D classifier: one data subset, 5 optima x (MAP, LA, WG), one report
@@ -148,7 +150,7 @@ def test_paper_scale_dag_has_every_job():
     # Hartmann et al. (2026), App. D regression (Figs. 6-7): 5 optima in one MAP job, LA and WG
     # and their predictions at each, one figure job
     maps = config["bnn_hartmann_maps"]["optima"]
-    assert (counts["map_optima"], counts["figure_bnn_hartmann_maps"]) == (1, 1)
+    assert (counts["map_optima"], counts["map_robustness"], counts["figure_bnn_hartmann_maps"]) == (1, 1, 1)
     assert counts["approximate_optimum"] == counts["predict_optimum"] == 2 * maps == 10
     # Yu et al. (2024) Fig. 15: sine data per N x repetition, a network per width x N x repetition,
     # RLA-B and RLA-F timed on each, one table and one figure
@@ -157,7 +159,7 @@ def test_paper_scale_dag_has_every_job():
     assert counts["prepare_sine"] == len(scalability["sizes"]) * scalability["repetitions"] == 30
     assert counts["train_scalability_network"] == cells == 120
     assert counts["time_bnn_scalability"] == len(scalability["methods"]) * cells == 240
-    assert counts["table_bnn_scalability"] == counts["figure_bnn_scalability"] == 1
+    assert counts["figure_bnn_scalability"] == 1  # its table: entry yu2024_fig15 of tables.yaml (rule table)
     assert counts["summarise"] == 5 + 6
     assert counts["figure_target_samples"] == 5  # squiggle easy, difficult, hartmann; funnel; banana
     assert counts["figure_wg_contours"] == counts["figure_wg_scatter"] == 2
@@ -270,24 +272,25 @@ def test_tiny_run_network_outputs(tiny_run):
     """Yu et al.'s Table 5 and figures, Bergamin's and Hartmann's figures at tiny scale: the
     marginal likelihood set the noise, RLA-F's predictive beats ELA's, WG's push-forward is
     closer to NUTS than LA's, and every failure is counted."""
-    for name in ("tables/bnn_yu_standardised.tex", "tables/bnn_yu_standardised.csv",
+    for name in ("tables/yu2024_table5.tex", "tables/yu2024_table5.csv", "results/summary/bnn_yu.csv",
                  "figures/bnn_yu_standardised.pdf", "figures/bnn_yu_standardised_ela.pdf",
                  "figures/bnn_yu_standardised_worst.pdf", "figures/bnn_bergamin_between.pdf",
                  "figures/bnn_bergamin_between_predictive.pdf", "figures/bnn_hartmann_drop23.pdf",
-                 "tables/bnn_hartmann_drop23_w2.csv"):
+                 "tables/bnn_hartmann_pushforward_w2.csv"):
         assert (tiny_run / name).stat().st_size > 0, name
     trained = load_json(tiny_run / "results/network/complete_standardised-mlp1x10.json")
     assert 0 < trained["marginal_likelihood"]["noise_std"] < 1
-    table = pd.read_csv(tiny_run / "tables/bnn_yu_standardised.csv").set_index(["split", "method"])
+    table = pd.read_csv(tiny_run / "tables/yu2024_table5.csv").set_index(["split", "method", "metric"])
     for split in ("complete", "gap"):
-        assert table.loc[(split, "rla_f"), "mse_mean"] < table.loc[(split, "ela"), "mse_mean"]
-        assert np.isfinite(table.loc[(split, "nuts"), "nll_mean"])
-    assert table.loc[("complete", "rla_f"), "paper_mse_mean"] == 0.071
-    w2 = pd.read_csv(tiny_run / "tables/bnn_hartmann_drop23_w2.csv").set_index("method")
+        assert table.loc[(split, "rla_f", "mse"), "mean"] < table.loc[(split, "ela", "mse"), "mean"]
+        assert np.isfinite(table.loc[(split, "nuts", "nll"), "mean"])
+    assert table.loc[("complete", "rla_f", "mse"), "paper_mean"] == 0.071
+    w2 = wide(load_tidy(tiny_run / "results/summary/bnn_hartmann.csv"))
+    w2 = w2[w2["repetition"] == 0].set_index("method")
     assert w2.loc["wg", "w2_mean_over_grid"] < w2.loc["ela", "w2_mean_over_grid"]
     # method_samples: WG draws its own count on the 142-parameter network, LA the experiment's
     hartmann = TINY_CONFIG["experiments"]["bnn_hartmann"]
-    assert w2.loc["wg", "samples_used"] + w2.loc["wg", "failed"] == hartmann["approximation"]["method_samples"]["wg"]
+    assert w2.loc["wg", "samples_used"] + w2.loc["wg", "n_failed"] == hartmann["approximation"]["method_samples"]["wg"]
     assert w2.loc["ela", "samples_used"] == hartmann["approximation"]["samples"] != hartmann["approximation"][
         "method_samples"]["wg"]
     batched = load_json(tiny_run / "results/prediction/between-mlp1x15/euclidean/lin_rla_b_batched/seed0.json")
@@ -361,17 +364,22 @@ def test_tiny_run_bnn_classifier_outputs(tiny_run):
     subset, its Fisher spectrum drops before d = 37, every WG solve is counted, and the
     predictive variances are finite and positive, WG's larger off the data than on it."""
     for name in ("figures/bnn_classifier_variance.pdf", "figures/bnn_classifier_fisher_spectra.pdf",
-                 "tables/bnn_classifier.csv"):
+                 "tables/bnn_classifier_optima.csv", "tables/bnn_classifier_variance.tex",
+                 "results/summary/bnn_classifier.csv"):
         assert (tiny_run / name).stat().st_size > 0, name
-    table = pd.read_csv(tiny_run / "tables/bnn_classifier.csv")
-    assert list(table["optimum"]) == ["(a)", "(b)"]
-    assert (table["training_accuracy"] > 0.8).all() and table["map_converged"].all()
-    assert ((table["fisher_drop_index"] >= 1) & (table["fisher_drop_index"] < 37)).all()
-    assert (table["wg_samples"] == 6).all() and (table["la_failed"] == 0).all()
-    assert (table["wg_failed"] <= table["wg_samples"]).all()
-    for column in ("la_variance_on_data", "la_variance_off_data", "wg_variance_on_data", "wg_variance_off_data"):
-        assert (np.isfinite(table[column]) & (table[column] > 0)).all(), column
-    assert (table["wg_off_on_ratio"] > 1).all()
+    runs = wide(load_tidy(tiny_run / "results/summary/bnn_classifier.csv")).set_index(["anchor", "method"])
+    maps = runs.xs("map", level="method")
+    assert list(maps.index) == ["optimum0", "optimum1"]
+    assert (maps["training_accuracy"] > 0.8).all() and (maps["converged"] == 1).all()
+    assert ((maps["fisher_drop_index"] >= 1) & (maps["fisher_drop_index"] < 37)).all()
+    la, wg = runs.xs("ela", level="method"), runs.xs("wg", level="method")
+    assert (wg["n_samples"] == 6).all() and (la["n_failed"] == 0).all()
+    assert (wg["n_failed"] <= wg["n_samples"]).all()
+    for frame in (la, wg):
+        for column in ("variance_on_data", "variance_off_data"):
+            assert (np.isfinite(frame[column]) & (frame[column] > 0)).all(), column
+    assert (wg["off_on_ratio"] > 1).all()
+    assert "(b)" in (tiny_run / "tables/bnn_classifier_variance.tex").read_text()
     data = np.load(tiny_run / "data/prepared/bnn_classifier/banana.npz")
     assert data["X"].shape == (200, 2) and data["indices"].shape == (200,)
     record = load_json(tiny_run / "results/bnn_classifier/optimum1/wg.json")
@@ -383,27 +391,29 @@ def test_tiny_run_bnn_hartmann_map_robustness(tiny_run):
     their convergence recorded, and the pairwise W2 table has LA and WG with finite values and
     every failed sample counted."""
     for name in ("figures/bnn_hartmann_maps.pdf", "figures/bnn_hartmann_map_w2.pdf", "tables/bnn_hartmann_map_w2.csv",
-                 "tables/bnn_hartmann_map_optima.csv", "tables/bnn_hartmann_map_w2.json"):
+                 "tables/bnn_hartmann_map_optima.csv", "results/map_robustness/drop23-mlp2x10var/optima.json",
+                 "results/summary/bnn_hartmann_maps.csv"):
         assert (tiny_run / name).stat().st_size > 0, name
     config = yaml.safe_load((tiny_run / "config" / "tiny.yaml").read_text())["bnn_hartmann_maps"]
-    optima = pd.read_csv(tiny_run / "tables/bnn_hartmann_map_optima.csv")
+    runs = wide(load_tidy(tiny_run / "results/summary/bnn_hartmann_maps.csv")).set_index("method")
+    optima = runs.loc[["map"]]
     assert len(optima) == config["optima"] and np.isfinite(optima["log_posterior"]).all()
     assert (optima["nearest_param_distance"] > 1.0).all()  # different starts end at different points
     record = load_json(tiny_run / "results/map/drop23-mlp2x10var/optimum1.json")
     assert record["anchor"] == "optimum1" and "converged" in record and len(record["start"]) == 142
-    table = pd.read_csv(tiny_run / "tables/bnn_hartmann_map_w2.csv").set_index("method")
+    table = runs.drop(index="map")
     assert sorted(table.index) == ["ela", "wg"]
     pairs = config["optima"] * (config["optima"] - 1) // 2
     for method in ("ela", "wg"):
         row = table.loc[method]
-        assert row["optima"] == config["optima"] and row["samples_per_optimum"] == config["samples"]
+        robustness = load_json(tiny_run / f"results/map_robustness/drop23-mlp2x10var/{method}.json")
+        assert robustness["optima"] == config["optima"] and robustness["samples_per_optimum"] == config["samples"]
         assert row["optima_used"] == config["optima"] and row["failed_optima"] == 0 and row["pairs"] == pairs
-        failed = [int(v) for v in str(row["failed_per_optimum"]).split(";")]
-        assert len(failed) == config["optima"] and sum(failed) == row["failed_samples"] < row["optima"] * row[
-            "samples_per_optimum"]
+        failed = [int(v) for v in str(robustness["failed_per_optimum"]).split(";")]
+        assert len(failed) == config["optima"] and sum(failed) == row["n_failed"] < row["n_samples"]
         for column in ("w2_mean_over_x", "w2_variance_over_x", "w2_mean_on_data", "w2_mean_off_data"):
             assert np.isfinite(row[column]) and row[column] >= 0, (method, column)
-    assert table.loc["ela", "failed_samples"] == 0  # exact Gaussian draws never fail
+    assert table.loc["ela", "n_failed"] == 0  # exact Gaussian draws never fail
 
 
 def test_tiny_run_bnn_scalability_outputs(tiny_run):
@@ -412,24 +422,28 @@ def test_tiny_run_bnn_scalability_outputs(tiny_run):
     failures; the Fisher geodesics take fewer steps than the Monge ones; the marginal likelihood
     set the noise of the standardised data below 1."""
     config = yaml.safe_load((tiny_run / "config" / "tiny.yaml").read_text())["experiments"]["bnn_scalability"]
-    for name in ("tables/bnn_scalability.csv", "tables/bnn_scalability.tex", "figures/bnn_scalability.pdf"):
+    for name in ("tables/yu2024_fig15.csv", "tables/yu2024_fig15.tex", "figures/bnn_scalability.pdf",
+                 "results/summary/bnn_scalability.csv"):
         assert (tiny_run / name).stat().st_size > 0, name
-    table = pd.read_csv(tiny_run / "tables/bnn_scalability.csv")
+    summary = load_tidy(tiny_run / "results/summary/bnn_scalability.csv")
+    runs = wide(summary)
+    parts = runs["posterior"].str.extract(r"h(?P<width>\d+)_n(?P<size>\d+)-scalability").astype(int)
+    runs = runs.join(parts)
     cells = {(w, n) for w in config["widths"] for n in config["sizes"]}
     for method in ("rla_b", "rla_f"):
-        rows = table[table["method"] == method]
-        assert set(zip(rows["width"], rows["size"])) == cells and len(rows) == len(cells), method
-    for column in ("sequential_s_median", "sequential_s_min", "batched_s_median", "batched_s_max",
-                   "mean_steps_sequential", "mean_steps_batched"):
-        assert np.isfinite(table[column]).all() and (table[column] > 0).all(), column
+        rows = runs[runs["method"] == method]
+        assert set(zip(rows["width"], rows["size"])) == cells, method
+        assert len(rows) == len(cells) * config["repetitions"], method
+    for column in ("seconds_per_sample", "batched_seconds_per_sample", "mean_steps_sequential", "mean_steps_batched"):
+        assert np.isfinite(runs[column]).all() and (runs[column] > 0).all(), column
     timing = config["timing"]
-    assert (table["repetitions"] == config["repetitions"]).all()
-    assert (table["n_sequential"] == timing["sequential_samples"]).all()
-    assert (table["n_batched"] == timing["batched_samples"]).all()
-    assert ((table["failed_sequential"] >= 0) & (table["failed_batched"] >= 0)).all()
-    steps = table.set_index(["width", "size", "method"])["mean_steps_batched"]
+    assert (runs["n_samples"] == timing["sequential_samples"] + timing["batched_samples"]).all()
+    assert ((runs["failed_sequential"] >= 0) & (runs["n_failed"] >= runs["failed_sequential"])).all()
+    steps = runs.groupby(["width", "size", "method"])["mean_steps_batched"].mean()
     for width, size in cells:
         assert steps[(width, size, "rla_f")] < steps[(width, size, "rla_b")]
+    table = pd.read_csv(tiny_run / "tables/yu2024_fig15.csv")
+    assert (table.loc[table["method"] != "rla_b/rla_f", "n_runs"] == config["repetitions"]).all()
     width, size = config["widths"][0], config["sizes"][0]
     network = load_json(tiny_run / f"results/bnn_scalability/network/h{width}_n{size}_rep0.json")
     assert network["parameters"] == width**2 + 4 * width + 1
@@ -437,7 +451,7 @@ def test_tiny_run_bnn_scalability_outputs(tiny_run):
     record = load_json(tiny_run / f"results/bnn_scalability/timing/h{width}_n{size}_rep0/rla_f.json")
     assert record["threads"] == 2 and record["device"] == "cpu" and record["provenance"]["packages"]["jax"]
     assert record["config"]["approximation"]["precision"] == "fisher"
-    assert "RLA-F" in (tiny_run / "tables/bnn_scalability.tex").read_text()
+    assert "RLA-F" in (tiny_run / "tables/yu2024_fig15.tex").read_text()
 
 
 # ---- Rerun one stage after an edit; a killed run resumes (README "Rerun one stage after an edit") ----

@@ -23,6 +23,15 @@ def bnn_classifier_report_inputs(wildcards):
     return files
 
 
+def bnn_classifier_records():
+    """Every optimum's MAP and approximation records (tidy rows of results/summary/bnn_classifier.csv)."""
+    return [f"results/bnn_classifier/optimum{k}/{name}.json" for k in bnn_classifier_optima()
+            for name in ("map", *BNN_CLASSIFIER_METHODS)]
+
+
+SUMMARY_RECORDS["bnn_classifier"] = bnn_classifier_records
+
+
 def bnn_classifier_dim():
     """Number of network weights d (301 for 2-15-15-1)."""
     sizes = [2, *BNN_CLASSIFIER["hidden"], 1]
@@ -38,6 +47,6 @@ def bnn_classifier_mem_mb(wildcards):
 
 
 def bnn_classifier_targets():
-    """Fig. 8, Fig. 9 and the per-optimum table."""
+    """Fig. 8, Fig. 9 and their tables (entries bnn_classifier_optima/_variance of tables.yaml)."""
     return ["figures/bnn_classifier_variance.pdf", "figures/bnn_classifier_fisher_spectra.pdf",
-            "tables/bnn_classifier.csv"]
+            "tables/bnn_classifier_optima.tex", "tables/bnn_classifier_variance.tex"]

@@ -93,25 +93,46 @@ rule predict_optimum:
         "../scripts/predict_network.py"
 
 
-# Fig. 6 (LA and WG predictive per optimum), Fig. 7 (pairwise W2 across optima vs x), the W2
-# summary per method with failures counted, and the optima's log posteriors and distances.
-rule figure_bnn_hartmann_maps:
+# The numbers of Figs. 6-7: per method the pairwise W2 across optima per input x and its summary;
+# the optima's objectives and distances (tidy records: results/summary/bnn_hartmann_maps.csv, tables
+# bnn_hartmann_map_w2 / bnn_hartmann_map_optima of tables.yaml; arrays for the figures).
+rule map_robustness:
     input:
         unpack(bnn_hartmann_maps_inputs),
-        code=library_closure("report.bnn_map_robustness", "report.bnn_figures", "report.bnn_panels",
-                             "metrics.predictive", "networks.predictive", "pipeline.posteriors"),
+        code=library_closure("metrics.map_robustness", "metrics.predictive", "networks.predictive",
+                             "pipeline.posteriors"),
     output:
-        maps="figures/bnn_hartmann_maps.pdf",
-        w2="figures/bnn_hartmann_map_w2.pdf",
-        csv="tables/bnn_hartmann_map_w2.csv",
-        optima="tables/bnn_hartmann_map_optima.csv",
-        json="tables/bnn_hartmann_map_w2.json",
+        **bnn_hartmann_maps_robustness_files(),
     params:
         options=BNN_HARTMANN_MAPS,
         methods=BNN_HARTMANN_MAPS_METHODS,
         optima=BNN_HARTMANN_MAPS["optima"],
         posterior=bnn_hartmann_maps_posterior(),
         model=EXPERIMENTS["bnn_hartmann"],
+    log:
+        "logs/map_robustness/bnn_hartmann_maps.log",
+    resources:
+        mem_mb=2000,
+        runtime=30,
+    threads: 1
+    conda:
+        ENV
+    script:
+        "../scripts/map_robustness.py"
+
+
+# Fig. 6 (LA and WG predictive per optimum) and Fig. 7 (pairwise W2 across optima vs x).
+rule figure_bnn_hartmann_maps:
+    input:
+        unpack(bnn_hartmann_maps_inputs),
+        **bnn_hartmann_maps_robustness_files(),
+        code=library_closure("report.bnn_map_robustness", "report.bnn_figures", "report.bnn_panels"),
+    output:
+        maps="figures/bnn_hartmann_maps.pdf",
+        w2="figures/bnn_hartmann_map_w2.pdf",
+    params:
+        methods=BNN_HARTMANN_MAPS_METHODS,
+        optima=BNN_HARTMANN_MAPS["optima"],
     log:
         "logs/report/bnn_hartmann_maps.log",
     conda:

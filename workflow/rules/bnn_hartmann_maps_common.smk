@@ -31,6 +31,21 @@ def bnn_hartmann_maps_inputs(wildcards):
     return files
 
 
+def bnn_hartmann_maps_robustness_files():
+    """Outputs of the map_robustness step: per method a record and the per-input W2 arrays, and the optima's."""
+    base = f"results/map_robustness/{bnn_hartmann_maps_posterior()}"
+    files = {f"{m}_{kind}": f"{base}/{m}.{kind}" for m in BNN_HARTMANN_MAPS_METHODS for kind in ("json", "npz")}
+    return {**files, "optima_json": f"{base}/optima.json", "optima_npz": f"{base}/optima.npz"}
+
+
+def bnn_hartmann_maps_records():
+    """The records of the map_robustness step (tidy rows of results/summary/bnn_hartmann_maps.csv)."""
+    return [f for key, f in bnn_hartmann_maps_robustness_files().items() if key.endswith("_json")]
+
+
+SUMMARY_RECORDS["bnn_hartmann_maps"] = bnn_hartmann_maps_records
+
+
 def bnn_hartmann_maps_approximation(wildcards):
     """Fig. 5's approximation settings (WG by BFGS, its residual tolerance) with the sample
     count of App. D (rule parameter)."""
@@ -45,6 +60,6 @@ def bnn_hartmann_maps_model(wildcards):
 
 
 def bnn_hartmann_maps_targets():
-    """Figs. 6 and 7 and their tables."""
-    return ["figures/bnn_hartmann_maps.pdf", "figures/bnn_hartmann_map_w2.pdf", "tables/bnn_hartmann_map_w2.csv",
-            "tables/bnn_hartmann_map_optima.csv"]
+    """Figs. 6 and 7 and their tables (entries of tables.yaml)."""
+    return ["figures/bnn_hartmann_maps.pdf", "figures/bnn_hartmann_map_w2.pdf", "tables/bnn_hartmann_map_w2.tex",
+            "tables/bnn_hartmann_map_optima.tex"]

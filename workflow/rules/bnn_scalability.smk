@@ -2,7 +2,8 @@
 # networks (D = h^2 + 4h + 1) on standardised sine data of N points; per width x size x
 # repetition: simulate the data, train the MAP (Adam + the Laplace marginal likelihood, as the
 # Snelson networks), time RLA-B and RLA-F (seconds per sample, one at a time as the paper and
-# batched as the pipeline samples); then the table and Fig. 15 (median over repetitions).
+# batched as the pipeline samples); their records are tidy rows (results/summary/bnn_scalability.csv),
+# the table is the entry yu2024_fig15 of workflow/resources/tables.yaml, then Fig. 15 (median over repetitions).
 # Config: experiments.bnn_scalability.
 
 include: "bnn_scalability_common.smk"
@@ -101,34 +102,14 @@ rule time_bnn_scalability:
         "../scripts/time_bnn_scalability.py"
 
 
-# The grid's seconds per sample, median over repetitions, RLA-B beside RLA-F (Fig. 15's numbers).
-rule table_bnn_scalability:
-    input:
-        timings=scalability_timing_files(),
-        code=library_closure("report.bnn_scalability"),
-    output:
-        tex="tables/bnn_scalability.tex",
-        csv="tables/bnn_scalability.csv",
-    log:
-        "logs/report/bnn_scalability_table.log",
-    resources:
-        mem_mb=500,
-        runtime=5,
-    threads: 1
-    conda:
-        ENV
-    script:
-        "../scripts/table_bnn_scalability.py"
-
-
 # Fig. 15: an example data set (left); seconds per sample vs N (log x), one line per
 # (#parameters, method) (right).
 rule figure_bnn_scalability:
     input:
-        table="tables/bnn_scalability.csv",
+        summary="results/summary/bnn_scalability.csv",
         # The paper's example plot draws 500 training points; else the smallest configured size.
         example=f"data/prepared/bnn_scalability/n{500 if 500 in SCALABILITY['sizes'] else min(SCALABILITY['sizes'])}_rep0.npz",
-        code=library_closure("report.bnn_scalability", "report.figures"),
+        code=library_closure("report.bnn_scalability", "report.figures", "report.tidy"),
     output:
         pdf="figures/bnn_scalability.pdf",
         png="figures/bnn_scalability.png",

@@ -445,14 +445,26 @@ def experiment_evaluations(experiment, methods=None):
     return files
 
 
+#: Experiment -> function () -> the record files its summary tidies, for experiments whose records
+#: are not evaluations (e.g. network predictions, the scalability timings); each rule file registers
+#: its own, so summary_inputs names no experiment.
+SUMMARY_RECORDS = {}
+
+
 def summary_inputs(wildcards):
     """Result records summarised for experiment {experiment}: its evaluations, the Monte Carlo
     floors of its posteriors (floor_common.smk) and the timing records
-    (results/<kind>/<posterior>[/...].json) of its posteriors (each becomes tidy rows,
-    geobayes.report.tidy)."""
-    posteriors = set(experiment_posteriors(wildcards.experiment))
+    (results/<kind>/<posterior>[/...].json) of its posteriors, or the records its rule file
+    registered in SUMMARY_RECORDS (each becomes tidy rows, geobayes.report.tidy)."""
+    experiment = wildcards.experiment
+    if experiment in SUMMARY_RECORDS:
+        return SUMMARY_RECORDS[experiment]()
+    if experiment not in EXPERIMENTS:
+        raise ValueError(f"results/summary/{experiment}.csv: no experiment {experiment!r} in config key experiments "
+                         f"or SUMMARY_RECORDS ({', '.join([*EXPERIMENTS, *SUMMARY_RECORDS])})")
+    posteriors = set(experiment_posteriors(experiment))
     timings = [f for f in timing_files() + wg_timing_files() if Path(f).parts[2].removesuffix(".json") in posteriors]
-    return experiment_evaluations(wildcards.experiment) + floor_files(wildcards.experiment) + timings
+    return experiment_evaluations(experiment) + floor_files(experiment) + timings
 
 
 def reference_size(posterior):
@@ -590,7 +602,9 @@ wildcard_constraints:
     posterior=r"[a-z0-9_]+-[a-z0-9_]+",
     method="|".join(all_methods()),
     anchor="euclidean|hausdorff",
-    experiment="|".join(EXPERIMENTS),
+    # experiments.* and the studies with a config block of their own (SUMMARY_RECORDS); "all" is
+    # results/summary/all.csv, the concatenation
+    experiment=r"(?!all\b)[a-z0-9_]+",
     seed=r"\d+",
     inputs="standardised|raw",
     table="|".join(TABLES),
@@ -629,17 +643,23 @@ def prediction_files(posterior, methods=None):
     return files
 
 
-def bnn_table_inputs(wildcards):
-    """Yu et al.'s Table 3 (raw) / 5 (standardised): both splits' predictions and timings."""
-    files = {}
-    for split in ("complete", "gap"):
-        posterior = f"{split}_{wildcards.scaling}-{EXPERIMENTS['bnn_yu']['models'][0]}"
-        files.update({f"{split}_{k}": v for k, v in prediction_files(posterior).items()})
-        files.update({f"{split}_{k}_json": v.replace(".npz", ".json") for k, v in prediction_files(posterior).items()})
-        for method in EXPERIMENTS["bnn_yu"]["methods"]:
-            if method in TIMING["methods"]:
-                files[f"{split}_{method}_timing"] = f"results/timing/{posterior}/{method}.json"
+def network_records(experiment):
+    """A network experiment's summarised records: its predictions (MSE, NLL, T; NUTS subsets), the
+    timings of its timed methods (timing.methods; Yu et al.'s "time") and, where its `wasserstein`
+    lists w2, each run's push-forward W2 to NUTS (Hartmann et al.'s Fig. 5)."""
+    files = []
+    for posterior in experiment_posteriors(experiment):
+        predictions = prediction_files(posterior)
+        files += [f.replace(".npz", ".json") for f in predictions.values()]
+        files += [f"results/timing/{posterior}/{m}.json" for m in posterior_methods(posterior) if m in TIMING["methods"]]
+        if "w2" in EXPERIMENTS[experiment]["wasserstein"]:
+            files += [f.replace("results/prediction/", "results/pushforward/").replace(".npz", ".json")
+                      for key, f in predictions.items() if key != "nuts"]
     return files
+
+
+for _experiment in BNN_EXPERIMENTS:
+    SUMMARY_RECORDS[_experiment] = lambda experiment=_experiment: network_records(experiment)
 
 
 def bnn_figure_inputs(experiment, split):
@@ -655,12 +675,13 @@ def bnn_figure_inputs(experiment, split):
 
 
 def bnn_targets():
-    """Tables and figures of the network experiments."""
+    """Tables and figures of the network experiments (Hartmann's Fig. 5 table where bnn_hartmann runs)."""
     targets = []
     yu_splits = set(EXPERIMENTS["bnn_yu"]["splits"])
     for scaling in ("raw", "standardised"):
         if {f"complete_{scaling}", f"gap_{scaling}"} <= yu_splits:
-            targets += [f"tables/bnn_yu_{scaling}.tex", f"figures/bnn_yu_{scaling}.pdf"]
+            targets += [f"tables/yu2024_table{3 if scaling == 'raw' else 5}.tex", f"figures/bnn_yu_{scaling}.pdf"]
     targets += [f"figures/bnn_bergamin_{s}.pdf" for s in EXPERIMENTS["bnn_bergamin"]["splits"]]
     targets += [f"figures/bnn_hartmann_{s}.pdf" for s in EXPERIMENTS["bnn_hartmann"]["splits"]]
+    targets += ["tables/bnn_hartmann_pushforward_w2.tex"]
     return targets

@@ -2,7 +2,8 @@
 # Figs. 6, 10-14), Bergamin et al. (2023) Sec. 5.1 (Figs. 5, D.1-D.4), Hartmann et al. (2026)
 # Sec. 5.3.2 (Fig. 5). Posteriors <split>-<network>; MAP, NUTS, approximations and timing are
 # the generic rules; this file adds the data split, the network training with the Laplace
-# marginal likelihood, the predictive evaluation and the papers' tables and figures.
+# marginal likelihood, the predictive evaluation (tidy rows of results/summary/<experiment>.csv;
+# Tables 3 and 5 are the entries yu2024_table3/5 of workflow/resources/tables.yaml) and the figures.
 
 
 rule prepare_snelson:
@@ -111,26 +112,26 @@ rule predict_network_reference:
         "../scripts/predict_network.py"
 
 
-# Yu et al. (2024), Table 3 (raw) and Table 5 (standardised), ours beside the cited paper values.
-rule table_bnn_yu:
+# W2 of one run's push-forward predictive to the NUTS reference's on the grid (Hartmann et al. 2026,
+# Fig. 5), for the network experiments whose `wasserstein` lists w2.
+rule evaluate_pushforward:
     input:
-        unpack(bnn_table_inputs),
-        paper=lambda wildcards: str(PAPER_VALUES / f"yu2024_table{3 if wildcards.scaling == 'raw' else 5}.csv"),
-        code=library_closure("report.bnn_table"),
+        run="results/prediction/{posterior}/{anchor}/{method}/seed{seed}.npz",
+        record="results/prediction/{posterior}/{anchor}/{method}/seed{seed}.json",
+        reference="results/prediction/{posterior}/nuts.npz",
+        code=library_closure("metrics.predictive"),
     output:
-        tex="tables/bnn_yu_{scaling}.tex",
-        csv="tables/bnn_yu_{scaling}.csv",
-    params:
-        methods=EXPERIMENTS["bnn_yu"]["methods"],
-        seeds=list(repetition_seeds()),
+        "results/pushforward/{posterior}/{anchor}/{method}/seed{seed}.json",
     log:
-        "logs/report/bnn_yu_{scaling}.log",
-    wildcard_constraints:
-        scaling="raw|standardised",
+        "logs/pushforward/{posterior}/{anchor}/{method}/seed{seed}.log",
+    resources:
+        mem_mb=1000,
+        runtime=10,
+    threads: 1
     conda:
         ENV
     script:
-        "../scripts/table_bnn_yu.py"
+        "../scripts/evaluate_pushforward.py"
 
 
 # Yu et al. (2024), Fig. 6 / Fig. 14 (function samples of RLA-B, RLA-BLog, RLA-F, NUTS on both
@@ -178,16 +179,15 @@ rule figure_bnn_bergamin:
         "../scripts/figure_bnn_bergamin.py"
 
 
-# Hartmann et al. (2026), Fig. 5: WG vs LA vs NUTS on the 142-parameter network; W2 of the
-# push-forward predictive on the grid.
+# Hartmann et al. (2026), Fig. 5: WG vs LA vs NUTS on the 142-parameter network (the W2 of the
+# push-forward predictive on the grid: rule evaluate_pushforward, table bnn_hartmann_pushforward_w2).
 rule figure_bnn_hartmann:
     input:
         unpack(bnn_figure_inputs("bnn_hartmann", lambda w: w.split)),
         map=lambda wildcards: f"results/map/{wildcards.split}-{EXPERIMENTS['bnn_hartmann']['models'][0]}/euclidean.npz",
-        code=library_closure("report.bnn_figures", "metrics.predictive"),
+        code=library_closure("report.bnn_figures"),
     output:
         figure="figures/bnn_hartmann_{split}.pdf",
-        csv="tables/bnn_hartmann_{split}_w2.csv",
     params:
         options=EXPERIMENTS["bnn_hartmann"],
     log:

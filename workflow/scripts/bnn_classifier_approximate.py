@@ -8,7 +8,7 @@ import numpy as np
 from geobayes.data.prepared import load_prepared
 from geobayes.io import load_npz, save_json, save_npz
 from geobayes.methods import get_method, method_config, summarise_draws
-from geobayes.metrics.classifier_variance import distance_to_data, input_grid, predictive_moments
+from geobayes.metrics.classifier_variance import distance_to_data, input_grid, predictive_moments, variance_summary
 from geobayes.networks.classifier_posterior import build_classifier_posterior
 from geobayes.pipeline.device import use_device
 from geobayes.pipeline.step import Stopwatch, logged_to, sidecar
@@ -39,9 +39,7 @@ with logged_to(smk.log[0]) as log:
         on_grid = predictive_moments(posterior, theta, grid.points, chunk=int(cfg["chunk"]))
         on_data = predictive_moments(posterior, theta, data["X"], chunk=int(cfg["chunk"]))
     off = distance_to_data(grid.points, data["X"]) > float(cfg["off_data_distance"])
-    variance = {"on_data": float(on_data.variance.mean()),
-                "off_data": float(on_grid.variance[off].mean()) if off.any() else float("nan"),
-                "off_data_points": int(off.sum()), "grid": float(on_grid.variance.mean())}
+    variance = variance_summary(on_data.variance, on_grid.variance, off)
     print(f"{method} at optimum {optimum}: {summary}; predictive variance of p(y=1|x) {variance}", file=log)
     save_npz(smk.output.npz, mode=np.asarray(mode), x1=grid.x1, x2=grid.x2, grid_mean=on_grid.mean,
              grid_variance=on_grid.variance, grid_logit_variance=on_grid.logit_variance,
@@ -49,4 +47,7 @@ with logged_to(smk.log[0]) as log:
              **{k: np.asarray(v) for k, v in draws.arrays().items()})
     save_json(smk.output.json, sidecar(
         "bnn_classifier_approximation", {"bnn_classifier": cfg, "seed": smk.params.seed}, device, clock.timings,
-        optimum=optimum, method=method, predictive_variance=variance, **summary))
+        optimum=optimum, method=method, predictive_variance=variance,
+        # keys and flat metric fields of the tidy rows (geobayes.report.tidy)
+        posterior=f"{cfg['dataset']}-classifier", anchor=f"optimum{optimum}", variance_on_data=variance["on_data"],
+        variance_off_data=variance["off_data"], off_on_ratio=variance["off_on_ratio"], **summary))

@@ -49,6 +49,9 @@ with logged_to(smk.log[0]) as log:
              fisher_eigenvalues=eigenvalues, x1=grid.x1, x2=grid.x2, map_probability=map_probability)
     save_json(smk.output.json, sidecar(
         "bnn_classifier_map", {"bnn_classifier": cfg, "seed": smk.params.seed}, device, clock.timings,
+        # keys and flat metric fields of the tidy rows (geobayes.report.tidy)
+        posterior=f"{cfg['dataset']}-classifier", anchor=f"optimum{optimum}", method="map",
+        fisher_drop_index=spectrum["drop_index"], fisher_largest=spectrum["largest"],
         optimum=optimum, dim=posterior.dim, logdensity=estimate.logdensity, log_likelihood=log_likelihood,
         training_accuracy=accuracy, converged=estimate.converged, grad_norm=estimate.grad_norm,
         num_steps=int(np.asarray(estimate.restarts["num_steps"])[0]), fisher_spectrum=spectrum))

@@ -5,6 +5,8 @@ Failed solves are dropped from the metrics and counted beside them. For NUTS the
 the mean and std over `predictive.reference_repeats` random subsets of as many draws as one
 approximation repetition (the paper: 500 of 20,000 draws); the reference's diagnostic checks are
 recorded next to them (network posteriors are multimodal, and R-hat across chains may fail).
+The sidecar (stage "prediction") is tidied by geobayes.report.tidy: mse, nll and T become rows
+keyed by posterior, anchor, method and repetition (NUTS: one repetition per subset).
 """
 
 import jax
@@ -67,7 +69,8 @@ with logged_to(smk.log[0]) as log:
         keep = subsets[0]
     else:
         mse, nll = metrics(slice(None)) if len(used) else (float("nan"), float("nan"))
-        record.update(mse=mse, nll=nll, repetition=int(smk.wildcards.seed), T=load_json(smk.input.record)["T"])
+        record.update(mse=mse, nll=nll, anchor=smk.wildcards.anchor, repetition=int(smk.wildcards.seed),
+                      T=load_json(smk.input.record)["T"])
         keep = slice(None)
     print(f"{name} {method}: {record}", file=log)
     arrays = {"grid": grid[:, 0], "X_train": data["X"][:, 0] * x_std + x_mean,

@@ -45,5 +45,8 @@ with logged_to(smk.log[0]) as log:
     print(f"{method} on {cell} (D={network.num_parameters}): {record}", file=log)
     save_json(smk.output[0], sidecar(
         "bnn_scalability_timing", {"timing": timing, "approximation": cfg}, device, clock.timings,
-        method=method, width=width, size=size, repetition=repetition, parameters=network.num_parameters,
-        threads=smk.threads, evaluations_per_step=cfg.get("evaluations_per_step"), **record))
+        posterior=f"h{width}_n{size}-scalability", method=method, width=width, size=size, repetition=repetition,
+        parameters=network.num_parameters, threads=smk.threads, evaluations_per_step=cfg.get("evaluations_per_step"),
+        # both protocols' samples and failures, for the tidy rows (geobayes.report.tidy)
+        n_samples=record["n_sequential"] + record["n_batched"],
+        n_failed=record["failed_sequential"] + record["failed_batched"], **record))

@@ -97,3 +97,37 @@ def predictive_moments(posterior, theta: np.ndarray, X: np.ndarray, *, chunk: in
     mean_p, mean_f = sums[0] / n, sums[2] / n
     return PredictiveMoments(shift_p + mean_p, np.maximum(sums[1] / n - mean_p**2, 0.0),
                              np.maximum(sums[3] / n - mean_f**2, 0.0))
+
+
+def variance_summary(data_variance: np.ndarray, grid_variance: np.ndarray, off_data: np.ndarray) -> dict:
+    """Mean predictive variance on the data and off it, and their ratio (Hartmann et al. 2026,
+    App. D, Fig. 8: LA's variance grows off the data as WG's does, or not).
+
+    Parameters
+    ----------
+    data_variance : numpy.ndarray of shape (n,)
+        Predictive variance of ``p(y = 1 | x)`` at the training inputs.
+    grid_variance : numpy.ndarray of shape (P,)
+        The same on the input grid.
+    off_data : numpy.ndarray of bool, shape (P,)
+        Grid points farther than the off-data distance from every training input.
+
+    Returns
+    -------
+    dict
+        ``on_data``, ``off_data`` (NaN without off-data points), ``off_data_points``, ``grid``
+        (the mean over the whole grid) and ``off_on_ratio`` (``off_data / on_data``; NaN where
+        the variance on the data is 0).
+
+    Raises
+    ------
+    ValueError
+        If ``off_data`` does not match the grid.
+    """
+    grid_variance, off_data = np.asarray(grid_variance, dtype=np.float64), np.asarray(off_data, dtype=bool)
+    if off_data.shape != grid_variance.shape:
+        raise ValueError(f"off_data mask of shape {off_data.shape} does not match the grid variance {grid_variance.shape}")
+    on = float(np.mean(data_variance))
+    off = float(grid_variance[off_data].mean()) if off_data.any() else float("nan")
+    return {"on_data": on, "off_data": off, "off_data_points": int(off_data.sum()), "grid": float(grid_variance.mean()),
+            "off_on_ratio": off / on if on > 0 else float("nan")}

@@ -3,8 +3,9 @@
 Fig. 8: per optimum (a)-(e) a row of three panels -- the MAP decision boundary, the LA and the
 WG predictive variance ``V_{theta ~ rho}(p(y = 1 | x, theta))`` over the input plane. Fig. 9: the
 eigenvalues of the Fisher information ``I(theta_hat)`` at each optimum, one column per optimum.
-The table gives per optimum the training fit, the spectrum's drop index and counts, and the
-mean predictive variance on and off the data with the WG failure counts beside it.
+The per-optimum numbers (training fit, the spectrum's drop index, the mean predictive variance on
+and off the data, WG failures) are tidy rows of ``results/summary/bnn_classifier.csv`` and the
+tables ``bnn_classifier_optima`` / ``bnn_classifier_variance`` of ``workflow/resources/tables.yaml``.
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ import string
 from collections.abc import Mapping, Sequence
 
 import numpy as np
-import pandas as pd
 from matplotlib.colors import Normalize
 from matplotlib.figure import Figure
 
@@ -28,49 +28,6 @@ def optimum_label(optimum: int) -> str:
     if not 0 <= int(optimum) < 26:
         raise ValueError(f"optimum index must be in [0, 26), got {optimum!r}")
     return f"({string.ascii_lowercase[int(optimum)]})"
-
-
-def classifier_table(maps: Sequence[Mapping], approximations: Mapping[tuple[int, str], Mapping]) -> pd.DataFrame:
-    """One row per optimum.
-
-    Parameters
-    ----------
-    maps
-        The MAP sidecars (``optimum``, ``logdensity``, ``log_likelihood``, ``training_accuracy``,
-        ``converged``, ``fisher_spectrum`` with ``drop_index`` and ``above``).
-    approximations
-        ``(optimum, method) ->`` approximation sidecar (``predictive_variance`` with ``on_data``
-        and ``off_data``, ``n_samples``, ``n_failed``).
-
-    Raises
-    ------
-    KeyError
-        If an optimum lacks a method's record (naming both).
-    """
-    methods = sorted({m for _, m in approximations})
-    rows = []
-    for record in sorted(maps, key=lambda r: int(r["optimum"])):
-        k = int(record["optimum"])
-        spectrum = record["fisher_spectrum"]
-        row = {"optimum": optimum_label(k), "log_posterior": record["logdensity"],
-               "log_likelihood": record["log_likelihood"], "training_accuracy": record["training_accuracy"],
-               "map_converged": bool(record["converged"]), "fisher_largest": spectrum["largest"],
-               "fisher_drop_index": int(spectrum["drop_index"])}
-        row.update({f"fisher_above_{t}_rel": int(n) for t, n in spectrum["above"].items()})
-        for method in methods:
-            if (k, method) not in approximations:
-                raise KeyError(f"optimum {k}: no {method!r} approximation record")
-            fit = approximations[(k, method)]
-            variance = fit["predictive_variance"]
-            name = METHOD_TITLES.get(method, method).lower()
-            row.update({f"{name}_variance_on_data": variance["on_data"], f"{name}_variance_off_data": variance["off_data"],
-                        f"{name}_off_on_ratio": variance["off_data"] / variance["on_data"] if variance["on_data"] > 0
-                        else float("nan"),
-                        f"{name}_samples": int(fit["n_samples"]), f"{name}_failed": int(fit["n_failed"])})
-            if "max_residual" in fit:
-                row[f"{name}_max_residual"] = fit["max_residual"]
-        rows.append(row)
-    return pd.DataFrame(rows)
 
 
 def variance_figure(panels: Sequence[Mapping], X: np.ndarray, y: np.ndarray,

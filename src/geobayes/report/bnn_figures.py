@@ -34,6 +34,7 @@ import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
+from geobayes.metrics.map_robustness import training_intervals  # re-exported (the figures shade them)
 from geobayes.metrics.predictive import predictive_quantiles
 from geobayes.report.density_grid import check_window
 from geobayes.report.figures import save_figure  # (also selects the Agg backend)
@@ -136,51 +137,6 @@ def _positive_int(value: Any, name: str) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
         raise ValueError(f"{name} must be a positive integer; got {value!r}")
     return int(value)
-
-
-def training_intervals(
-    x_train: Any, *, gap: float | None = None, gap_fraction: float = 0.1
-) -> list[tuple[float, float]]:
-    """Contiguous x-intervals covered by the training inputs (for the grey shading).
-
-    The sorted inputs are split wherever two neighbours are more than ``gap`` apart; each
-    run of inputs gives the interval ``(min, max)``. So the complete split of Snelson's
-    data gives one interval and the gap split (no training input in [1.5, 3]) two.
-
-    Parameters
-    ----------
-    x_train : array_like, shape (N,)
-        Training inputs (any order), N >= 1.
-    gap : float, optional
-        Smallest spacing that separates two intervals.
-    gap_fraction : float, default 0.1
-        Used when ``gap`` is None: ``gap = gap_fraction * (max - min)`` of ``x_train`` (0.6
-        for Snelson's raw inputs on [0, 6], so the 1.5-wide hole of the gap split and the
-        1-wide hole of Hartmann et al.'s data, :math:`x \\notin [2, 3]`, are both found).
-
-    Returns
-    -------
-    list of (float, float)
-        The intervals, left to right.
-
-    Raises
-    ------
-    ValueError
-        If ``x_train`` is empty or not finite, or ``gap``/``gap_fraction`` is not > 0.
-    """
-    x = np.sort(_vector(x_train, "x_train"))
-    if x.shape[0] < 1:
-        raise ValueError("x_train must hold at least one input")
-    if gap is None:
-        if not gap_fraction > 0:
-            raise ValueError(f"gap_fraction must be > 0; got {gap_fraction!r}")
-        gap = gap_fraction * float(x[-1] - x[0])
-    elif not gap > 0:
-        raise ValueError(f"gap must be > 0; got {gap!r}")
-    breaks = np.flatnonzero(np.diff(x) > gap)
-    starts = np.concatenate(([0], breaks + 1))
-    ends = np.concatenate((breaks, [x.shape[0] - 1]))
-    return [(float(x[s]), float(x[e])) for s, e in zip(starts, ends, strict=True)]
 
 
 def _check_intervals(intervals: Sequence[tuple[float, float]], name: str) -> list[tuple[float, float]]:

@@ -18,6 +18,9 @@ A table of any paper is one entry of ``workflow/resources/tables.yaml``::
       paper: [yu2024_table2.csv]            # paper values put beneath ours, compared
       keep_paper_only: false                # true: a paper cell without ours keeps its row, ours "--"
       ddof: 0
+      statistic: mean                       # central value over runs: mean (default) or median
+      ratios:                               # optional: a key value whose cells are a ratio of two others
+        - {key: method, numerator: rla_b, denominator: rla_f, name: rla_b/rla_f}
 
 Everything a reader of the table would ask of it (which rows, in which order, how a
 number is printed, which cell is bold and why, what the failure marks mean, which paper
@@ -33,7 +36,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-__all__ = ["CellFormat", "Best", "KeySpec", "MetricSpec", "TableSpec", "ReportSpec", "load_table_specs",
+__all__ = ["CellFormat", "Best", "KeySpec", "MetricSpec", "RatioSpec", "TableSpec", "ReportSpec", "load_table_specs",
            "load_report_specs", "read_table_specs", "read_report_specs"]
 
 
@@ -149,6 +152,24 @@ class MetricSpec:
 
 
 @dataclasses.dataclass(frozen=True)
+class RatioSpec:
+    """A derived value ``name`` of the key ``key``: per metric and per combination of the other
+    keys, our central value at ``numerator`` divided by that at ``denominator`` (e.g. RLA-B's
+    seconds per sample over RLA-F's). Its cells print with the metric's digits, unscaled, never
+    bold and without a paper value; list ``name`` in the key's order and labels to place it."""
+
+    key: str
+    numerator: str
+    denominator: str
+    name: str
+
+    @classmethod
+    def from_mapping(cls, where: str, mapping: Any) -> RatioSpec:
+        _check_keys(where, mapping, ["key", "numerator", "denominator", "name"], [])
+        return cls(**{k: str(mapping[k]) for k in ("key", "numerator", "denominator", "name")})
+
+
+@dataclasses.dataclass(frozen=True)
 class TableSpec:
     """A whole table (see the module docstring for the YAML form)."""
 
@@ -164,6 +185,8 @@ class TableSpec:
     compare_over: str | None = None
     ddof: int = 0
     keep_paper_only: bool = False
+    statistic: str = "mean"
+    ratios: tuple[RatioSpec, ...] = ()
 
     @property
     def key_columns(self) -> list[str]:
@@ -185,7 +208,8 @@ class TableSpec:
     def from_mapping(cls, name: str, mapping: Any) -> TableSpec:
         where = f"tables.{name}"
         _check_keys(where, mapping, ["caption", "experiments", "rows", "metrics"],
-                    ["columns", "select", "parts", "paper", "compare_over", "ddof", "keep_paper_only"])
+                    ["columns", "select", "parts", "paper", "compare_over", "ddof", "keep_paper_only", "statistic",
+                     "ratios"])
         select = mapping.get("select", {})
         if not isinstance(select, Mapping):
             raise _fail(f"{where}.select", "expected a mapping column -> list of values")
@@ -201,6 +225,9 @@ class TableSpec:
         keep = mapping.get("keep_paper_only", False)
         if not isinstance(keep, bool):
             raise _fail(f"{where}.keep_paper_only", f"expected true or false; got {keep!r}")
+        statistic = mapping.get("statistic", "mean")
+        if statistic not in ("mean", "median"):
+            raise _fail(f"{where}.statistic", f"expected mean or median; got {statistic!r}")
         spec = cls(
             name=name, caption=str(mapping["caption"]),
             experiments=_strings(f"{where}.experiments", mapping["experiments"]),
@@ -211,13 +238,18 @@ class TableSpec:
                           for i, m in enumerate(_list(where, "metrics", mapping))),
             select={str(k): _strings(f"{where}.select.{k}", v if isinstance(v, list) else [v]) for k, v in select.items()},
             parts=parts, paper=_strings(f"{where}.paper", mapping.get("paper", [])),
-            compare_over=mapping.get("compare_over"), ddof=int(ddof), keep_paper_only=keep,
+            compare_over=mapping.get("compare_over"), ddof=int(ddof), keep_paper_only=keep, statistic=statistic,
+            ratios=tuple(RatioSpec.from_mapping(f"{where}.ratios[{i}]", m)
+                         for i, m in enumerate(_list(where, "ratios", mapping, required=False))),
         )
         keys = spec.key_columns
         if len(set(keys)) != len(keys) or "metric" in keys:
             raise _fail(where, f"row and column keys must be distinct and not 'metric'; got {keys}")
         if spec.compare_over is not None and spec.compare_over not in keys:
             raise _fail(f"{where}.compare_over", f"{spec.compare_over!r} is not a row or column key ({keys})")
+        for i, ratio in enumerate(spec.ratios):
+            if ratio.key not in keys:
+                raise _fail(f"{where}.ratios[{i}].key", f"{ratio.key!r} is not a row or column key ({keys})")
         metrics = [m.metric for m in spec.metrics]
         if len(set(metrics)) != len(metrics):
             raise _fail(f"{where}.metrics", f"lists a metric twice: {metrics}")

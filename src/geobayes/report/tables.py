@@ -3,7 +3,8 @@
 :func:`table_cells` turns tidy rows (:mod:`geobayes.report.tidy`) and the paper's values
 (:mod:`geobayes.report.paper_values`) into one long frame of cells: the spec's key columns,
 ``metric``, our ``mean``/``std`` over repetitions with run, failure and sample counts, the
-paper's ``paper_mean``/``paper_spread``, the comparison (:mod:`geobayes.report.comparison`)
+paper's ``paper_mean``/``paper_spread`` (cells of a spec's ``ratios`` follow, a quotient of
+two of ours), the comparison (:mod:`geobayes.report.comparison`)
 and the bold flag. That frame is the CSV output; :func:`render_latex` and
 :func:`render_markdown` lay it out as rows x (column keys x metrics), with the paper's row
 beneath ours where the spec names paper values, a dagger on every cell whose runs had failed
@@ -14,6 +15,7 @@ table of every paper.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
 from collections.abc import Mapping
@@ -106,7 +108,7 @@ def table_cells(spec: TableSpec, tidy: pd.DataFrame, paper: pd.DataFrame | None 
         raise ValueError(f"tables.{spec.name}: no results of experiments {list(spec.experiments)} match its "
                          f"selection {dict(spec.select)} and metrics {[m.metric for m in spec.metrics]}")
     keys = spec.key_columns
-    cells = aggregate(ours, keys, ddof=spec.ddof)
+    cells = aggregate(ours, keys, ddof=spec.ddof, statistic=spec.statistic)
     for column in keys:
         cells[column] = cells[column].astype(str)
     if paper is not None and not paper.empty:
@@ -123,19 +125,47 @@ def table_cells(spec: TableSpec, tidy: pd.DataFrame, paper: pd.DataFrame | None 
     cells.loc[~has_spread | (cells["n_runs"] == 0), "outside_spread"] = pd.NA
     rules = {m.metric: m.best for m in spec.metrics}
     cells["best"] = best_flags(cells, [k for k in keys if k != spec.best_over], rules, value="mean")
-    return _ordered(cells, spec)
+    return _ordered(pd.concat([cells, *(_ratio_cells(cells, spec, r) for r in spec.ratios)], ignore_index=True), spec)
+
+
+def _ratio_cells(cells: pd.DataFrame, spec: TableSpec, ratio) -> pd.DataFrame:
+    """The cells of one :class:`~geobayes.report.table_spec.RatioSpec`: numerator / denominator."""
+    others = [k for k in spec.key_columns if k != ratio.key] + ["metric"]
+    parts = [cells[cells[ratio.key] == value].set_index(others)[["mean", "n_runs"]]
+             for value in (ratio.numerator, ratio.denominator)]
+    joined = parts[0].join(parts[1], rsuffix="_denominator", how="inner")
+    if joined.empty:
+        raise ValueError(f"tables.{spec.name}.ratios: no cells with both {ratio.key} {ratio.numerator!r} and "
+                         f"{ratio.denominator!r}")
+    out = pd.DataFrame({"mean": joined["mean"] / joined["mean_denominator"], "std": np.nan,
+                        "n_runs": joined["n_runs"]}, index=joined.index).reset_index()
+    out[ratio.key] = ratio.name
+    return out.assign(n_failed=pd.NA, n_samples=pd.NA, paper_mean=np.nan, paper_spread=np.nan,
+                      paper_spread_kind=pd.NA, outside_spread=pd.NA, best=False)
 
 
 def _ordered(cells: pd.DataFrame, spec: TableSpec) -> pd.DataFrame:
     sort = []
     for key in (*spec.rows, *spec.columns):
-        order = list(key.order) or sorted(set(cells[key.column]))
+        order = list(key.order) or sorted(set(cells[key.column]), key=_natural)
         name = f"_order_{key.column}"
         cells[name] = cells[key.column].map({value: i for i, value in enumerate(order)})
         sort.append(name)
     cells["_order_metric"] = cells["metric"].map({m.metric: i for i, m in enumerate(spec.metrics)})
     cells = cells.sort_values(sort + ["_order_metric"], kind="stable")
     return cells.drop(columns=[c for c in cells.columns if c.startswith("_order_")]).reset_index(drop=True)
+
+
+def _natural(value: str) -> list:
+    """Sort key with numbers by value (``h5`` before ``h10``), for keys without an order."""
+    return [(0, int(part), "") if part.isdigit() else (1, 0, part) for part in re.split(r"(\d+)", str(value)) if part]
+
+
+def _rank(key: KeySpec, value: str) -> tuple:
+    """Position of a key value: its place in the key's order (values outside it last), else natural."""
+    if key.order:
+        return (key.order.index(value) if value in key.order else len(key.order), [])
+    return (0, _natural(value))
 
 
 def _label(key: KeySpec, value: str) -> str:
@@ -180,9 +210,13 @@ def _layout(spec: TableSpec, cells: pd.DataFrame, fmt: str) -> tuple[pd.DataFram
     with_paper = cells["paper_mean"].notna().any()
     entries, notes = {}, []
     row_order, col_order = [], []
+    ratios = {(r.key, r.name) for r in spec.ratios}
+    col_rank = {}  # columns in the spec's order, not in order of first appearance (a row may lack one)
     for record in cells.to_dict("records"):
         row = tuple(_label(k, record[k.column]) for k in spec.rows)
         metric = metrics[record["metric"]]
+        if any((k, record[k]) in ratios for k in spec.key_columns):
+            metric = dataclasses.replace(metric, scale=1.0)  # a ratio of scaled values is unscaled
         column = (*(_label(k, record[k.column]) for k in spec.columns), metric.latex if fmt == "latex" else metric.label)
         for source in (("ours", "paper") if with_paper else ("ours",)):
             full_row = (*row, source) if with_paper else row
@@ -191,9 +225,11 @@ def _layout(spec: TableSpec, cells: pd.DataFrame, fmt: str) -> tuple[pd.DataFram
                 row_order.append(full_row)
         if column not in col_order:
             col_order.append(column)
+            col_rank[column] = (*(_rank(k, record[k.column]) for k in spec.columns), list(metrics).index(record["metric"]))
         if pd.notna(record["n_failed"]) and int(record["n_failed"]) > 0:
             where = ", ".join([*row, *column[:-1]])
             notes.append(f"{where}: {int(record['n_failed'])} of {int(record['n_samples'])} samples failed")
+    col_order.sort(key=col_rank.__getitem__)
     names = [k.title or k.column for k in spec.rows] + (["source"] if with_paper else [])
     index = pd.MultiIndex.from_tuples(row_order, names=names)
     columns = pd.MultiIndex.from_tuples(col_order, names=[k.title or k.column for k in spec.columns] + ["metric"])

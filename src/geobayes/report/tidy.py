@@ -10,7 +10,10 @@ The rows come from the JSON sidecars of the pipeline's stages through one declar
 stage (:data:`STAGE_METRICS`): which sidecar field becomes which metric. A stage without a
 repetition (a timing) or an anchor writes an empty key, read back as missing. A sidecar that
 measured several methods in one process lists them under :data:`PER_METHOD` (each entry a
-``method`` and its fields; the sidecar's other fields are shared), e.g. ``timing_wg``.
+``method`` and its fields; the sidecar's other fields are shared), e.g. ``timing_wg``. A metric
+field holding a list (in a record without a ``repetition``) gives one row per element, with the
+element's index as its repetition (e.g. the NUTS reference's predictive metrics over random
+subsets of its draws).
 """
 
 from __future__ import annotations
@@ -44,12 +47,40 @@ STAGE_METRICS: Mapping[str, Mapping[str, str]] = {
     "floor": {"wasserstein1": "wasserstein1", "wasserstein1_first": "wasserstein1_first",
               "wasserstein2": "wasserstein2"},
     # workflow/scripts/time_sampling.py: seconds per sample one at a time and batched
-    "timing": {"per_sample_s": "seconds_per_sample", "batched_s_per_sample": "batched_seconds_per_sample",
-               "ratio": "sequential_over_batched"},
     # workflow/scripts/time_wg.py: WG, LA, RLA-F and NUTS at equal sample counts (per_method),
     # with WG's seconds per sample over each other method's
     "timing_wg": {"per_sample_s": "seconds_per_sample", "wg_time_ratio": "wg_time_ratio", "fit_s": "fit_seconds",
                   "divergences": "divergences"},
+    "timing": {"per_sample_s": "seconds_per_sample", "per_sample_median_s": "median_seconds_per_sample",
+               "batched_s_per_sample": "batched_seconds_per_sample", "ratio": "sequential_over_batched"},
+    # workflow/scripts/predict_network.py: the network predictive on the test points (Yu et al. 2024,
+    # Sec. 5.4); the NUTS reference's record holds a list, one value per random subset of its draws
+    "prediction": {"mse": "mse", "nll": "nll", "T": "T"},
+    # workflow/scripts/time_bnn_scalability.py (Yu et al. 2024, Fig. 15): posterior h<width>_n<N>-scalability;
+    # n_samples/n_failed count both protocols, the one-at-a-time failures are also a metric of their own
+    "bnn_scalability_timing": {"per_sample_s": "seconds_per_sample", "batched_s_per_sample": "batched_seconds_per_sample",
+                               "mean_steps_sequential": "mean_steps_sequential",
+                               "mean_steps_batched": "mean_steps_batched", "failed_sequential": "failed_sequential",
+                               "parameters": "parameters"},
+    # workflow/scripts/bnn_classifier_{map,approximate}.py (Hartmann et al. 2026, App. D, Figs. 8-9):
+    # posterior <dataset>-classifier, anchor optimum<k>; the MAP's fit and Fisher spectrum (method map)
+    "bnn_classifier_map": {"logdensity": "log_posterior", "log_likelihood": "log_likelihood",
+                           "training_accuracy": "training_accuracy", "converged": "converged",
+                           "fisher_largest": "fisher_largest", "fisher_drop_index": "fisher_drop_index"},
+    # ... and LA's / WG's mean predictive variance of p(y = 1 | x) on and off the data
+    "bnn_classifier_approximation": {"variance_on_data": "variance_on_data", "variance_off_data": "variance_off_data",
+                                     "off_on_ratio": "off_on_ratio", "failed_fraction": "failed_fraction",
+                                     "max_residual": "max_residual"},
+    # workflow/scripts/map_robustness.py (Hartmann et al. 2026, App. D, Figs. 6-7): per method the pairwise
+    # push-forward W2 across optima summarised over x; per optimum (a list each: repetition = optimum) the fit
+    "map_robustness": {name: name for name in ("w2_mean_over_x", "w2_variance_over_x", "w2_max_over_x",
+                                               "pair_variance_mean_over_x", "w2_mean_on_data", "w2_mean_off_data",
+                                               "optima_used", "failed_optima", "pairs")},
+    # workflow/scripts/evaluate_pushforward.py (Hartmann et al. 2026, Fig. 5): a run's push-forward W2 to NUTS
+    "pushforward_evaluation": {name: name for name in ("w2_mean_over_grid", "w2_rms_over_grid", "samples_used",
+                                                       "nuts_draws")},
+    "map_optima": {name: name for name in ("log_posterior", "converged", "grad_norm", "num_steps",
+                                           "nearest_param_distance", "nearest_map_f_rms_distance")},
 }
 
 #: Sidecar key holding one record per method measured in the same process.
@@ -80,12 +111,13 @@ def tidy_rows(record: Mapping, experiment: str) -> list[dict]:
     -------
     list of dict
         One row per metric field present (not null) in the record, keyed by
-        :data:`TIDY_COLUMNS`.
+        :data:`TIDY_COLUMNS` (one per element of a list-valued field, repetition = index).
 
     Raises
     ------
     ValueError
-        If the stage is unknown or a key field is missing, naming both.
+        If the stage is unknown or a key field is missing, naming both; or a list-valued
+        field is in a record that has a repetition.
     """
     stage = record.get("stage")
     if stage not in STAGE_METRICS:
@@ -104,6 +136,13 @@ def tidy_rows(record: Mapping, experiment: str) -> list[dict]:
     for field, metric in STAGE_METRICS[stage].items():
         value = record.get(field)
         if value is None:
+            continue
+        if isinstance(value, (list, tuple)):
+            if keys["repetition"] != "":
+                raise ValueError(f"{stage} sidecar of {record['posterior']} {record['method']}: field {field!r} is a "
+                                 f"list, but the record has repetition {keys['repetition']!r}")
+            rows += [{**keys, "repetition": index, "metric": metric, "value": float(item), "n_samples": n_samples,
+                      "n_failed": n_failed} for index, item in enumerate(value)]
             continue
         rows.append({**keys, "metric": metric, "value": float(value), "n_samples": n_samples, "n_failed": n_failed})
     return rows
@@ -174,7 +213,7 @@ def wide(frame: pd.DataFrame) -> pd.DataFrame:
     return values.join(counts).reset_index()
 
 
-def aggregate(frame: pd.DataFrame, by: Sequence[str], *, ddof: int = 0) -> pd.DataFrame:
+def aggregate(frame: pd.DataFrame, by: Sequence[str], *, ddof: int = 0, statistic: str = "mean") -> pd.DataFrame:
     """Mean and spread of each metric over the runs of each group.
 
     Parameters
@@ -186,6 +225,9 @@ def aggregate(frame: pd.DataFrame, by: Sequence[str], *, ddof: int = 0) -> pd.Da
     ddof : int, optional
         Delta degrees of freedom of the standard deviation (0: ``np.std``, the population
         std the papers' code prints; 1: the sample std).
+    statistic : {"mean", "median"}, optional
+        The central value put in column ``mean`` (``"median"``: the median over the runs, e.g.
+        of timings, robust to one slow run).
 
     Returns
     -------
@@ -194,12 +236,15 @@ def aggregate(frame: pd.DataFrame, by: Sequence[str], *, ddof: int = 0) -> pd.Da
         (summed over the group's runs). A NaN in any run (a distance without a successful
         sample) propagates to ``mean`` and ``std``: it is shown, never skipped.
     """
+    if statistic not in ("mean", "median"):
+        raise ValueError(f"aggregate: statistic must be 'mean' or 'median'; got {statistic!r}")
+    center = np.median if statistic == "median" else np.mean
     keys = [*by, "metric"] if "metric" not in by else list(by)
     groups = frame.groupby(keys, dropna=False, sort=False)
 
     def summarise(values: pd.Series) -> pd.Series:
         array = values.to_numpy(dtype=np.float64)
-        mean = float(np.mean(array)) if len(array) else math.nan
+        mean = float(center(array)) if len(array) else math.nan
         std = float(np.std(array, ddof=ddof)) if len(array) > ddof else math.nan
         return pd.Series({"mean": mean, "std": std, "n_runs": len(array)})
 
