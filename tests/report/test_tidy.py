@@ -33,8 +33,8 @@ def test_a_timing_has_no_anchor_or_repetition_and_counts_both_measurements():
 
 
 def test_bad_records_are_named():
-    with pytest.raises(ValueError, match="stage 'prediction' has no tidy form"):
-        tidy_rows({"stage": "prediction", "posterior": "p", "method": "m"}, "e")
+    with pytest.raises(ValueError, match="stage 'inference' has no tidy form"):
+        tidy_rows({"stage": "inference", "posterior": "p", "method": "m"}, "e")
     with pytest.raises(ValueError, match=r"lacks the key fields \['method'\]"):
         tidy_rows({"stage": "evaluation", "posterior": "p"}, "e")
 
