@@ -60,3 +60,10 @@ def test_a_report_naming_an_unknown_table_is_an_error():
                                                              "deviations": "d.md"}}}
     with pytest.raises(ValueError, match=r"reports\.r\.tables: unknown table\(s\) \['u'\]"):
         load_report_specs(document)
+
+
+def test_a_metric_may_select_the_cells_it_shows():
+    spec = specs(metrics=[{"metric": "T", "select": {"method": ["rla_f"]}}])["t"]
+    assert spec.metrics[0].select == {"method": ("rla_f",)}
+    with pytest.raises(ValueError, match=r"tables\.t\.metrics\[0\]\.select: expected a mapping"):
+        specs(metrics=[{"metric": "T", "select": ["rla_f"]}])

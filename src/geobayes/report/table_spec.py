@@ -121,12 +121,15 @@ class MetricSpec:
     ``digits`` are decimals; ``best`` marks the smallest or largest mean of each comparison
     group (the cells that differ only in the table's ``compare_over`` key) in bold; ``floor``
     is the smallest spread of the ours-vs-paper flag rule
-    (:func:`geobayes.report.comparison.outside_spread`).
+    (:func:`geobayes.report.comparison.outside_spread`); ``select`` keeps this metric's cells
+    only where a column holds one of the listed values (e.g. T only for the ODE methods: ELA
+    solves no ODE, and its recorded T of 0 is not a count to print).
     """
 
     metric: str
     label: str
     latex: str = ""
+    select: Mapping[str, tuple[str, ...]] = dataclasses.field(default_factory=dict)
     format: CellFormat = CellFormat.MEAN_STD
     digits: int = 3
     best: Best | None = None
@@ -135,7 +138,11 @@ class MetricSpec:
 
     @classmethod
     def from_mapping(cls, where: str, mapping: Any) -> MetricSpec:
-        _check_keys(where, mapping, ["metric"], ["label", "latex", "format", "digits", "best", "floor", "scale"])
+        _check_keys(where, mapping, ["metric"],
+                    ["label", "latex", "format", "digits", "best", "floor", "scale", "select"])
+        select = mapping.get("select", {})
+        if not isinstance(select, Mapping):
+            raise _fail(f"{where}.select", "expected a mapping column -> list of values")
         digits = mapping.get("digits", 3)
         if isinstance(digits, bool) or not isinstance(digits, int) or digits < 0:
             raise _fail(f"{where}.digits", f"expected an integer >= 0; got {digits!r}")
@@ -148,7 +155,9 @@ class MetricSpec:
         return cls(metric=str(mapping["metric"]), label=label, latex=str(mapping.get("latex", label)),
                    format=_enum(f"{where}.format", CellFormat, mapping.get("format", "mean_std")),
                    digits=digits, best=None if best is None else _enum(f"{where}.best", Best, best),
-                   floor=float(floor), scale=float(scale))
+                   floor=float(floor), scale=float(scale),
+                   select={str(k): _strings(f"{where}.select.{k}", v if isinstance(v, list) else [v])
+                           for k, v in select.items()})
 
 
 @dataclasses.dataclass(frozen=True)

@@ -56,6 +56,11 @@ def _selected(frame: pd.DataFrame, spec: TableSpec, what: str) -> pd.DataFrame:
         if column not in frame.columns:
             raise ValueError(f"tables.{spec.name}.select: {what} has no column {column!r}")
         frame = frame[frame[column].isin(values)]
+    for metric in spec.metrics:
+        for column, values in metric.select.items():
+            if column not in frame.columns:
+                raise ValueError(f"tables.{spec.name}.metrics.{metric.metric}.select: {what} has no column {column!r}")
+            frame = frame[(frame["metric"] != metric.metric) | frame[column].isin(values)]
     for key in (*spec.rows, *spec.columns):
         if key.column not in frame.columns:
             raise ValueError(f"tables.{spec.name}: {what} has no key column {key.column!r} "
