@@ -13,7 +13,7 @@ from matplotlib.patches import Ellipse
 from scipy.stats import norm
 
 from geobayes.report.banana_figures import map_locations_figure, metric_ellipses_figure
-from geobayes.report.density_grid import log_density_grid
+from geobayes.metrics.density_grid import log_density_grid
 from geobayes.report.figures import save_figure, set_style
 from geobayes.report.gaussian_figures import bias_vs_dimension_figure, gaussian_marginals_figure
 from geobayes.report.sample_panels import Panel, sample_panels_figure, thin_rows

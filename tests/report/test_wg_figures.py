@@ -12,14 +12,13 @@ import pytest
 from scipy.stats import multivariate_normal
 
 from geobayes.report.figures import save_figure, set_style
+from geobayes.metrics.density_grid import hdr_levels, normalised_density_grid
 from geobayes.report.wg_contours import (
     ContourPanel,
     contour_figure,
     contour_panel,
     contour_window,
     fitted_log_densities,
-    hdr_levels,
-    normalised_density_grid,
     precision_for_map,
     shape_title,
     synthetic_layout,

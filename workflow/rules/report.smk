@@ -142,7 +142,7 @@ rule figure_target_samples:
         samples=lambda wildcards: first_seed_samples(
             wildcards.posterior, EXPERIMENTS[experiment_of(wildcards.posterior)]["anchors"],
             posterior_methods(wildcards.posterior)),
-        code=library_closure("report.sample_panels", "report.density_grid", "report.figures",
+        code=library_closure("report.sample_panels", "report.figures",
                              "pipeline.posteriors"),
     output:
         pdf="figures/samples_{posterior}.pdf",

@@ -27,7 +27,7 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Ellipse
 
 import geobayes.report.figures  # noqa: F401  (selects the Agg backend, as every figure module does)
-from geobayes.report.density_grid import check_window, log_density_grid
+from geobayes.metrics.density_grid import check_window, log_density_grid
 from geobayes.report.sample_panels import Panel, check_points, draw_sample_panel, draw_target_contours
 
 __all__ = [

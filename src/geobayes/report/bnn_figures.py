@@ -36,7 +36,7 @@ from matplotlib.figure import Figure
 
 from geobayes.metrics.map_robustness import training_intervals  # re-exported (the figures shade them)
 from geobayes.metrics.predictive import predictive_quantiles
-from geobayes.report.density_grid import check_window
+from geobayes.metrics.density_grid import check_window
 from geobayes.report.figures import save_figure  # (also selects the Agg backend)
 from geobayes.report.sample_panels import thin_rows
 

@@ -23,7 +23,7 @@ from matplotlib.figure import Figure
 
 from geobayes.metrics.map_robustness import optimum_label, training_intervals
 from geobayes.metrics.predictive import predictive_quantiles
-from geobayes.report.density_grid import check_window
+from geobayes.metrics.density_grid import check_window
 from geobayes.report.figures import save_figure  # (also selects the Agg backend)
 
 __all__ = [

@@ -31,7 +31,7 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
 import geobayes.report.figures  # noqa: F401  (selects the Agg backend, as every figure module does)
-from geobayes.report.density_grid import check_window, log_density_grid
+from geobayes.metrics.density_grid import check_window, log_density_grid
 
 __all__ = [
     "Panel",
@@ -161,7 +161,7 @@ def draw_target_contours(
     ax : matplotlib.axes.Axes
         Target axes.
     grid : tuple of numpy.ndarray
-        ``(xx, yy, zz)`` from :func:`geobayes.report.density_grid.log_density_grid`.
+        ``(xx, yy, zz)`` from :func:`geobayes.metrics.density_grid.log_density_grid`.
     levels : sequence of float
         Log-density values (sorted here).
     **style

@@ -35,19 +35,16 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
 import geobayes.report.figures  # noqa: F401  (selects the Agg backend, as every figure module does)
-from geobayes.report.density_grid import check_window
+from geobayes.metrics.density_grid import check_window, density_grid, hdr_levels, normalised_density_grid
 
 __all__ = [
     "LEVEL_MASSES",
-    "hdr_levels",
     "GRID_POINTS",
     "CURVE_STYLES",
     "SHAPE_TITLES",
     "ContourPanel",
     "precision_for_map",
     "contour_window",
-    "normalised_density_grid",
-    "density_grid",
     "fitted_log_densities",
     "contour_panel",
     "synthetic_layout",
@@ -159,83 +156,6 @@ def contour_window(draws: np.ndarray, mode: np.ndarray, *, quantiles: tuple[floa
         raise ValueError(f"reference draws have zero range in coordinates {np.flatnonzero(span <= 0).tolist()}")
     low, high = low - pad * span, high + pad * span
     return (float(low[0]), float(high[0])), (float(low[1]), float(high[1]))
-
-
-def _grid(xlim: Sequence[float], ylim: Sequence[float], n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    x_low, x_high = check_window(xlim, "xlim")
-    y_low, y_high = check_window(ylim, "ylim")
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 2:
-        raise ValueError(f"n must be an integer >= 2 (grid points per axis); got {n!r}")
-    xx, yy = np.meshgrid(np.linspace(x_low, x_high, n), np.linspace(y_low, y_high, n))
-    return xx, yy, np.column_stack([xx.ravel(), yy.ravel()])
-
-
-def _evaluate(logdensity: Callable[[np.ndarray], np.ndarray], points: np.ndarray, name: str) -> np.ndarray:
-    values = np.asarray(logdensity(points), dtype=np.float64)
-    if values.shape != (points.shape[0],):
-        raise ValueError(f"{name} log density must map an (m, 2) array to shape (m,); for m = {points.shape[0]} it "
-                         f"returned shape {values.shape}")
-    if np.any(values == np.inf):
-        raise ValueError(f"{name} log density is +inf at {int(np.sum(values == np.inf))} grid points")
-    return values
-
-
-def density_grid(logdensity: Callable[[np.ndarray], np.ndarray], xlim: Sequence[float], ylim: Sequence[float],
-                 n: int = GRID_POINTS, *, name: str = "approximation"
-                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
-    """An approximation's density :math:`\\exp(\\log\\rho)` on an ``n`` x ``n`` grid, as given (not renormalised).
-
-    Parameters
-    ----------
-    logdensity : callable
-        Maps ``(m, 2)`` points to ``(m,)`` log densities (e.g. a vmapped ``log_prob``).
-    xlim, ylim : sequence of float
-        The window.
-    n : int, default :data:`GRID_POINTS`
-        Grid points per axis.
-    name : str
-        Name in messages.
-
-    Returns
-    -------
-    xx, yy, density, n_nan
-        Grid, density (NaN where the log density was NaN) and the number of such points.
-
-    Raises
-    ------
-    ValueError
-        On a bad window or ``n``, a wrong output shape, or ``+inf`` log densities.
-    """
-    xx, yy, points = _grid(xlim, ylim, n)
-    values = _evaluate(logdensity, points, name)
-    n_nan = int(np.isnan(values).sum())
-    return xx, yy, np.exp(values).reshape(xx.shape), n_nan
-
-
-def normalised_density_grid(logdensity: Callable[[np.ndarray], np.ndarray], xlim: Sequence[float],
-                            ylim: Sequence[float], n: int = GRID_POINTS) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The target's density on the grid, normalised numerically so that it sums to 1 over the cells.
-
-    ``exp(logdensity - max)`` divided by its Riemann sum ``sum * dx * dy`` over the window:
-    the posteriors with data are known only up to a constant, and the window (the reference
-    draws' 0.5-99.5 % box, padded) holds nearly all of the mass.
-
-    Raises
-    ------
-    ValueError
-        On a bad window or ``n``, a wrong output shape, NaN or ``+inf`` log densities (a
-        broken target), or a log density that is ``-inf`` on the whole window.
-    """
-    xx, yy, points = _grid(xlim, ylim, n)
-    values = _evaluate(logdensity, points, "true")
-    if np.isnan(values).any():
-        raise ValueError(f"the target's log density is NaN at {int(np.isnan(values).sum())} of {values.size} grid "
-                         f"points (first at theta = {points[np.argmax(np.isnan(values))].tolist()})")
-    if not np.isfinite(values).any():
-        raise ValueError("the target's log density is -inf on the whole window; nothing to normalise")
-    density = np.exp(values - values.max()).reshape(xx.shape)
-    cell = (xx[0, 1] - xx[0, 0]) * (yy[1, 0] - yy[0, 0])
-    return xx, yy, density / (density.sum() * cell)
 
 
 def fitted_log_densities(target, mode: np.ndarray, approximation: Mapping[str, Mapping], precision: str
@@ -363,43 +283,6 @@ def shape_title(name: str) -> str:
     return SHAPE_TITLES.get(model, name)
 
 
-def hdr_levels(density: np.ndarray, masses: Sequence[float] = LEVEL_MASSES) -> np.ndarray:
-    """Density thresholds whose super-level sets hold the given fractions of the grid's mass.
-
-    For a density on a regular grid (equal cells), the level for mass ``m`` is the largest
-    ``t`` such that the cells with ``density >= t`` hold at least ``m`` of the total: the
-    contour at ``t`` encloses the highest-density region of mass ``m`` (on the grid).
-
-    Parameters
-    ----------
-    density : numpy.ndarray
-        Non-negative density on the grid (NaN ignored).
-    masses : sequence of float, default :data:`LEVEL_MASSES`
-        Fractions in (0, 1).
-
-    Returns
-    -------
-    numpy.ndarray
-        Increasing, distinct levels (one per distinct mass; fewer if two coincide).
-
-    Raises
-    ------
-    ValueError
-        If a mass is not in (0, 1) or the density has no positive mass.
-    """
-    masses = np.asarray(masses, dtype=np.float64)
-    if masses.ndim != 1 or masses.size == 0 or np.any((masses <= 0) | (masses >= 1)):
-        raise ValueError(f"level masses must lie in (0, 1); got {masses.tolist()}")
-    values = np.asarray(density, dtype=np.float64).ravel()
-    values = np.sort(values[np.isfinite(values)])[::-1]
-    total = values.sum()
-    if not (values.size and total > 0):
-        raise ValueError("the true density has no positive mass on the grid")
-    cumulative = np.cumsum(values) / total
-    index = np.minimum(np.searchsorted(cumulative, masses), values.size - 1)
-    return np.unique(values[index])
-
-
 def contour_figure(panels: Sequence[Sequence[ContourPanel | None]], *, masses: Sequence[float] = LEVEL_MASSES,
                    axis_labels: tuple[str, str] = (r"$\theta_1$", r"$\theta_2$"), panel_size: float = 2.3,
                    base_label: str = "MAP") -> Figure:
@@ -412,7 +295,7 @@ def contour_figure(panels: Sequence[Sequence[ContourPanel | None]], *, masses: S
         :math:`n`; Fig. 3 one row.
     masses : sequence of float, default :data:`LEVEL_MASSES`
         Levels: density values of the true posterior's highest-density regions holding
-        these fractions of its mass on the panel's grid (:func:`hdr_levels`).
+        these fractions of its mass on the panel's grid (:func:`geobayes.metrics.density_grid.hdr_levels`).
     axis_labels : tuple of str
         Horizontal and vertical axis labels.
     panel_size : float, default 2.3
