@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import numpy as np
 import pytest
+
+from data_mirror import mirror_file
 
 from geobayes.data.banana_classification import (
     load_banana_csv,
@@ -18,12 +19,7 @@ from geobayes.data.download import sha256_file
 
 
 def _mirror_file() -> Path:
-    env = os.environ.get("GEOBAYES_DATA_MIRROR", "")
-    mirror = Path(env) if env else Path(__file__).resolve().parents[2] / ".." / "shared" / "data"
-    path = mirror / "banana" / "banana.csv"
-    if not path.is_file():
-        pytest.skip(f"banana data not found at {path.resolve()} (shared data mirror absent)")
-    return path
+    return mirror_file("banana/banana.csv")
 
 
 def test_registered_banana_file_has_5300_rows_and_both_classes():

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
 
 import numpy as np
 import pytest
+
+from data_mirror import mirror_file
 
 from geobayes.data import (
     GlmSubset,
@@ -19,16 +19,8 @@ from geobayes.data import (
 )
 
 
-def _mirror() -> Path:
-    env = os.environ.get("GEOBAYES_DATA_MIRROR", "")
-    return Path(env) if env else Path(__file__).resolve().parents[2] / ".." / "shared" / "data"
-
-
 def _raw(name: str) -> tuple[np.ndarray, np.ndarray]:
-    path = _mirror() / "logreg" / f"{name}.npy"
-    if not path.is_file():
-        pytest.skip(f"logreg data not found at {path.resolve()} (shared data mirror absent)")
-    return load_logreg_raw(path)
+    return load_logreg_raw(mirror_file(f"logreg/{name}.npy"))
 
 
 # n_Total of Table 1 -> 30 % subset size (Pima: 159.6 rounds half up to 160).

@@ -2,25 +2,18 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from data_mirror import mirror_file
+
 from geobayes.data import GROWTH_FILE, GrowthData, load_growth_csv, load_prepared, save_prepared
 
 
-def _mirror() -> Path:
-    env = os.environ.get("GEOBAYES_DATA_MIRROR", "")
-    return Path(env) if env else Path(__file__).resolve().parents[2] / ".." / "shared" / "data"
-
-
 def _file(relative: str) -> Path:
-    path = _mirror() / relative
-    if not path.is_file():
-        pytest.skip(f"growth data not found at {path.resolve()} (shared data mirror absent)")
-    return path
+    return mirror_file(relative)
 
 
 def test_high_curvature_design():

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import numpy as np
 import pytest
+
+from data_mirror import mirror_file
 
 from geobayes.data import (
     PreparedData,
@@ -16,7 +17,6 @@ from geobayes.data import (
     Prepared,
 )
 
-LOGREG_DIR = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "logreg"
 # name -> (N, raw columns incl. label)
 SHAPES = {
     "ripley": (250, 3),
@@ -28,10 +28,7 @@ SHAPES = {
 
 
 def _raw(name: str) -> tuple[np.ndarray, np.ndarray]:
-    path = LOGREG_DIR / f"{name}.npy"
-    if not path.is_file():
-        pytest.skip(f"logreg data not found at {path.resolve()} (shared data mirror absent)")
-    return load_logreg_raw(path)
+    return load_logreg_raw(mirror_file(f"logreg/{name}.npy"))
 
 
 @pytest.mark.parametrize("name", list(SHAPES))

@@ -3,26 +3,21 @@
 from __future__ import annotations
 
 import csv
-from pathlib import Path
 
 import pytest
 
+from data_mirror import mirror_file, mirror_root
+
 from geobayes.data import DataFile, fetch, files_of, get_file, load_registry
 
-SHARED_DATA = Path(__file__).resolve().parents[2] / ".." / "shared" / "data"
-MANIFEST = SHARED_DATA / "MANIFEST.tsv"
-needs_mirror = pytest.mark.skipif(
-    not MANIFEST.is_file(),
-    reason=f"shared data mirror not found at {SHARED_DATA.resolve()} (no MANIFEST.tsv)",
-)
+SHARED_DATA = mirror_root()
 
 
 def _manifest_rows() -> list[dict[str, str]]:
-    with open(MANIFEST, encoding="utf-8", newline="") as handle:
+    with open(mirror_file("MANIFEST.tsv"), encoding="utf-8", newline="") as handle:
         return list(csv.DictReader(handle, delimiter="\t"))
 
 
-@needs_mirror
 def test_every_registry_row_matches_the_manifest():
     registry = load_registry()
     rows = _manifest_rows()
@@ -60,9 +55,9 @@ def test_files_of_logreg():
     assert names == [f"logreg/{n}.npy" for n in ("australian", "german", "heart", "pima", "ripley")]
 
 
-@needs_mirror
 @pytest.mark.parametrize("name", ["ripley", "pima", "heart", "australian", "german"])
 def test_real_mirror_logreg_files_pass_checksum(name, tmp_path):
     entry = get_file(f"logreg/{name}.npy")
+    mirror_file(entry.file)
     dest = fetch(entry, tmp_path / entry.file, mirror=SHARED_DATA)
     assert dest.stat().st_size == entry.bytes

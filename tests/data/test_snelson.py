@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import numpy as np
 import pytest
 from sklearn.model_selection import train_test_split
+
+from data_mirror import mirror_file, mirror_root
 
 from geobayes.data.snelson import (
     HARTMANN_POINTS,
@@ -26,17 +27,10 @@ from geobayes.data.registry import get_file
 KEYS = {"X", "y", "X_test", "y_test", "x_mean", "x_std", "y_mean", "y_std"}
 
 
-def _mirror() -> Path:
-    env = os.environ.get("GEOBAYES_DATA_MIRROR", "")
-    return Path(env) if env else Path(__file__).resolve().parents[2] / ".." / "shared" / "data"
-
-
 @pytest.fixture(scope="module")
 def mirror() -> Path:
-    root = _mirror()
-    if not (root / "snelson" / "snelson.npz").is_file():
-        pytest.skip(f"Snelson data not found under {root.resolve()} (shared data mirror absent)")
-    return root
+    mirror_file("snelson/snelson.npz")
+    return mirror_root()
 
 
 @pytest.fixture(scope="module")

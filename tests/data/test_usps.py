@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import gzip
-import os
 from collections import Counter
 from pathlib import Path
 
 import numpy as np
 import pytest
+
+from data_mirror import mirror_file
 
 from geobayes.data import (
     UspsSubset,
@@ -24,16 +25,8 @@ TRAIN_COUNTS = {3: 658, 5: 556, 7: 645}
 TEST_COUNTS = {3: 166, 5: 160, 7: 147}
 
 
-def _mirror() -> Path:
-    env = os.environ.get("GEOBAYES_DATA_MIRROR", "")
-    return Path(env) if env else Path(__file__).resolve().parents[2] / ".." / "shared" / "data"
-
-
 def _path(split: str) -> Path:
-    path = _mirror() / "usps" / f"zip.{split}.gz"
-    if not path.is_file():
-        pytest.skip(f"USPS data not found at {path.resolve()} (shared data mirror absent)")
-    return path
+    return mirror_file(f"usps/zip.{split}.gz")
 
 
 @pytest.fixture(scope="module")

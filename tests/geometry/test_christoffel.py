@@ -12,13 +12,15 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
+from data_mirror import mirror_file
+
 from geobayes.dataset import Dataset
 from geobayes.families import GaussianFixedVariance
 from geobayes.geometry import Euclidean, Fisher, Monge, christoffel_contraction
 from geobayes.models import GaussianPrior, LinearGaussianRegression, LogisticRegression
 from geobayes.posterior import Posterior
 
-RIPLEY = "/work/shared/data/logreg/ripley.npy"
+RIPLEY = "logreg/ripley.npy"  # in the data mirror (tests/data_mirror.py)
 
 
 def full_tensor_christoffel(metric_fn, theta, v):
@@ -51,7 +53,7 @@ def _logistic(seed=0, n=50, d=4):
 
 
 def _ripley():
-    raw = np.load(RIPLEY)
+    raw = np.load(mirror_file(RIPLEY))
     X = np.column_stack([raw[:, :-1], np.ones(len(raw))])
     return Posterior("ripley_raw-logreg", LogisticRegression(), Dataset(X, raw[:, -1]))
 

@@ -22,6 +22,8 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
+from data_mirror import mirror_file
+
 from geobayes.batching import Schedule, lockstep_waste, map_in_chunks
 from geobayes.data.logreg import load_logreg_raw, prepare_logreg
 from geobayes.dataset import Dataset
@@ -33,7 +35,7 @@ from geobayes.optimize import find_map
 from geobayes.posterior import Posterior
 from geobayes.settings import from_mapping
 
-RIPLEY = "/work/shared/data/logreg/ripley.npy"
+RIPLEY = "logreg/ripley.npy"  # in the data mirror (tests/data_mirror.py)
 N = 8
 #: Each schedule is a compile of the whole sampler: the methods are checked on the two that
 #: differ most (one vmap; sorted chunks with a remainder), the Exp map on every chunk size below.
@@ -41,7 +43,7 @@ SCHEDULES = [Schedule(None), Schedule(3, sort_by_difficulty=True)]
 
 
 def _ripley(standardise: bool):
-    features, labels = load_logreg_raw(RIPLEY)
+    features, labels = load_logreg_raw(mirror_file(RIPLEY))
     prepared = prepare_logreg(features, labels, standardise=standardise)
     name = "ripley-logreg" if standardise else "ripley_raw-logreg"
     posterior = Posterior(name, LogisticRegression(), Dataset(prepared.X, prepared.y))

@@ -13,11 +13,13 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
+from data_mirror import mirror_file
+
 from geobayes.dataset import Dataset
 from geobayes.models import GaussianPrior, LogisticRegression
 from geobayes.posterior import Posterior
 
-RIPLEY = "/work/shared/data/logreg/ripley.npy"
+RIPLEY = "logreg/ripley.npy"  # in the data mirror (tests/data_mirror.py)
 
 
 def _random_posterior(seed: int = 0, n: int = 40, d: int = 4, variance: float = 3.0) -> Posterior:
@@ -29,7 +31,7 @@ def _random_posterior(seed: int = 0, n: int = 40, d: int = 4, variance: float = 
 
 
 def _ripley_posterior(standardise: bool) -> Posterior:
-    raw = np.load(RIPLEY)
+    raw = np.load(mirror_file(RIPLEY))
     features, labels = raw[:, :-1], raw[:, -1]
     if standardise:
         features = (features - features.mean(0)) / features.std(0)

@@ -8,17 +8,19 @@ import numpy as np
 import pytest
 import scipy.optimize
 
+from data_mirror import mirror_file
+
 from geobayes.dataset import Dataset
 from geobayes.models import GaussianPrior, LogisticRegression
 from geobayes.optimize import MapEstimate, find_map
 from geobayes.posterior import Posterior
 
-RIPLEY = "/work/shared/data/logreg/ripley.npy"
+RIPLEY = "logreg/ripley.npy"  # in the data mirror (tests/data_mirror.py)
 RESTARTS = 4
 
 
 def _ripley_standardised():
-    raw = np.load(RIPLEY)
+    raw = np.load(mirror_file(RIPLEY))
     features = raw[:, :-1]
     features = (features - features.mean(0)) / features.std(0)
     X = np.column_stack([features, np.ones(len(features))])

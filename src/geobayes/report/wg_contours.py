@@ -35,7 +35,7 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
 import geobayes.report.figures  # noqa: F401  (selects the Agg backend, as every figure module does)
-from geobayes.metrics.density_grid import check_window, density_grid, hdr_levels, normalised_density_grid
+from geobayes.metrics.density_grid import density_grid, hdr_levels, normalised_density_grid
 
 __all__ = [
     "LEVEL_MASSES",
