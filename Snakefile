@@ -4,7 +4,10 @@
 
 from pathlib import Path
 
-from snakemake.utils import min_version, validate
+from snakemake.exceptions import WorkflowError
+from snakemake.utils import min_version
+
+from geobayes.config import ConfigError, load_schema, validate_config
 
 min_version("9.0")
 
@@ -13,8 +16,13 @@ min_version("9.0")
 configfile: str(Path(workflow.basedir) / "config" / "config.yaml")
 
 
-# The schema ships inside the package (geobayes.config.SCHEMA_PATH); the same file validates here.
-validate(config, str(Path(workflow.basedir) / "src" / "geobayes" / "schemas" / "config.schema.yaml"))
+# The schema ships inside the package (geobayes.config.SCHEMA_PATH); validation fills the defaults
+# and a problem stops the run before any job with one line per key (its dotted path, the close
+# match of a typo, the allowed keys or values), not a dump of the schema and the config.
+try:
+    validate_config(config, load_schema(), source="config/config.yaml + --configfile/--config")
+except ConfigError as error:
+    raise WorkflowError(str(error)) from None
 
 
 include: "workflow/rules/common.smk"

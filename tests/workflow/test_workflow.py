@@ -180,6 +180,14 @@ def test_bad_config_value_is_an_error_naming_the_key(tmp_path):
     assert "device" in output and "tpu" in output
 
 
+def test_a_config_typo_is_one_line_naming_the_key_not_a_schema_dump(tmp_path):
+    result = run_snakemake("-n", "--directory", str(tmp_path), "-s", str(REPO / "Snakefile"), "--config", "devic=cpu")
+    assert result.returncode != 0
+    output = result.stdout + result.stderr
+    assert "unknown key 'devic' (did you mean 'device'?)" in output
+    assert len(output.splitlines()) < 20, output[-3000:]  # was thousands of lines (schema + config)
+
+
 @pytest.fixture(scope="module")
 def tiny_run(tmp_path_factory):
     """Copy of the repository's workflow and library in which config/tiny.yaml is run for real."""
