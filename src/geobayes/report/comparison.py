@@ -87,7 +87,8 @@ def best_flags(cells: pd.DataFrame, group: Sequence[str], rules: Mapping[str, ob
     Returns
     -------
     pandas.Series
-        Boolean, aligned with ``cells``; False for NaN values and metrics without a rule.
+        Boolean, aligned with ``cells``; False for NaN values, metrics without a rule and groups
+        of a single cell.
     """
     flags = pd.Series(False, index=cells.index)
     for metric, rule in rules.items():
@@ -100,8 +101,10 @@ def best_flags(cells: pd.DataFrame, group: Sequence[str], rules: Mapping[str, ob
         if subset.empty:
             continue
         keys = list(group) or (lambda index: 0)
-        best = subset.groupby(keys, dropna=False)[value].transform(rule)
-        flags.loc[subset.index] = subset[value].to_numpy() == best.to_numpy()
+        grouped = subset.groupby(keys, dropna=False)[value]
+        best, size = grouped.transform(rule), grouped.transform("size")
+        # a group of one cell has nothing to be best against (e.g. the floor row of the leaderboard)
+        flags.loc[subset.index] = (subset[value].to_numpy() == best.to_numpy()) & (size.to_numpy() > 1)
     return flags
 
 
