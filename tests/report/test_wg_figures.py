@@ -13,17 +13,16 @@ from scipy.stats import multivariate_normal
 
 from geobayes.report.figures import save_figure, set_style
 from geobayes.metrics.density_grid import hdr_levels, normalised_density_grid
-from geobayes.report.wg_contours import (
+from geobayes.metrics.contour_grids import (
     ContourPanel,
-    contour_figure,
     contour_panel,
     contour_window,
     fitted_log_densities,
+    load_panels,
     precision_for_map,
-    shape_title,
-    synthetic_layout,
-    synthetic_title,
+    save_panels,
 )
+from geobayes.report.wg_contours import contour_figure, shape_title, synthetic_layout, synthetic_title
 from geobayes.report.tidy import aggregate, tidy_frame
 from geobayes.report.wg_scatter import approximation_title, scatter_axes, scatter_figure, successful_samples
 from geobayes.targets import Squiggle
@@ -82,7 +81,12 @@ def test_squiggle_contours_wg_exact_la_not(tmp_path):
     scale = panel.true.max()
     assert np.max(np.abs(panel.wg - panel.true)) < 0.05 * scale  # WG is exact (up to grid normalisation)
     assert np.max(np.abs(panel.la - panel.true)) > 0.3 * scale  # LA is elliptical
-    fig = contour_figure([[panel, None]])
+    # computed upstream (rule contour_grids), drawn from the file: the round trip loses nothing
+    (back,) = load_panels(save_panels(tmp_path / "grids.npz", {target.name: panel})).values()
+    assert back.title == panel.title and back.note == panel.note
+    for field in ("xx", "yy", "true", "wg", "la", "mode"):
+        np.testing.assert_array_equal(getattr(back, field), getattr(panel, field))
+    fig = contour_figure([[back, None]])
     assert [ax.get_title() for ax in fig.axes][:1] == ["Squiggle"]
     legend = [t.get_text() for t in fig.legends[0].get_texts()]
     assert legend[:3] == ["true posterior", "WG", "LA"]

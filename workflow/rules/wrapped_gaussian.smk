@@ -151,14 +151,14 @@ rule time_wg:
 
 
 # Figs. 1 and 3: contours of the true posterior, WG and LA on a grid.
-rule figure_wg_contours:
+rule contour_grids:
     input:
         unpack(lambda wildcards: contour_inputs(synthetic_posteriors if wildcards.figure == "synthetic"
                                                 else shape_posteriors)(wildcards)),
-        code=library_closure("report.wg_contours", "methods.wg", "methods.ela", "pipeline.posteriors"),
+        code=library_closure("metrics.contour_grids", "methods.wg", "methods.ela", "pipeline.posteriors",
+                             "report.wg_contours"),
     output:
-        pdf="figures/wg_{figure}.pdf",
-        png="figures/wg_{figure}.png",
+        "results/figure_data/wg_{figure}.npz",
     params:
         posteriors=lambda wildcards: synthetic_posteriors() if wildcards.figure == "synthetic" else shape_posteriors(),
         options=lambda wildcards: {p: EXPERIMENTS[experiment_of(p)] for p in
@@ -167,12 +167,35 @@ rule figure_wg_contours:
     wildcard_constraints:
         figure="synthetic|shapes",
     log:
+        "logs/report/contour_grids_{figure}.log",
+    benchmark:
+        "logs/benchmarks/report/contour_grids_{figure}.tsv"
+    resources:
+        mem_mb=2000,
+        runtime=30,
+    threads: 1
+    conda:
+        ENV
+    script:
+        "../scripts/contour_grids.py"
+
+
+rule figure_wg_contours:
+    input:
+        grids="results/figure_data/wg_{figure}.npz",
+        code=library_closure("report.wg_contours", "metrics.contour_grids"),
+    output:
+        pdf="figures/wg_{figure}.pdf",
+        png="figures/wg_{figure}.png",
+    wildcard_constraints:
+        figure="synthetic|shapes",
+    log:
         "logs/report/figure_wg_{figure}.log",
     benchmark:
         "logs/benchmarks/report/figure_wg_{figure}.tsv"
     resources:
-        mem_mb=2000,
-        runtime=30,
+        mem_mb=1000,
+        runtime=5,
     threads: 1
     conda:
         ENV
