@@ -1,4 +1,5 @@
-"""The Monte Carlo floor in the DAG: `floor_files` plans one job per posterior x sample count x repetition."""
+"""The Monte Carlo floor in the DAG: `floor_files` plans one job per posterior x repetition, at the
+experiment's sample count."""
 
 from __future__ import annotations
 
@@ -12,10 +13,12 @@ from pathlib import Path
 import pytest
 import yaml
 
+from data_mirror import mirror_root
+
 pytestmark = pytest.mark.workflow
 
 REPO = Path(__file__).resolve().parents[2]
-MIRROR = (REPO / ".." / "shared" / "data").resolve()
+MIRROR = mirror_root()
 SNAKEMAKE = str(Path(sys.executable).with_name("snakemake"))
 
 TINY_CONFIG = yaml.safe_load((REPO / "config" / "tiny.yaml").read_text())
@@ -24,7 +27,7 @@ EXPERIMENTS = ("gaussian", "squiggle", "logreg")
 
 def expected_floor_files() -> set[str]:
     """Floor files of the tiny config's gaussian, squiggle and logreg posteriors, from the config:
-    the global sample count and each `method_samples` count of a method the experiment runs."""
+    the experiment's sample count (a method's own `method_samples` count gets no floor of its own)."""
     experiments, approximation = TINY_CONFIG["experiments"], TINY_CONFIG["approximation"]
     posteriors = {"gaussian": [f"d{d}-gaussian" for d in experiments["gaussian"]["dims"]],
                   "squiggle": [f"{s}-squiggle" for s in experiments["squiggle"]["settings"]],
@@ -33,15 +36,13 @@ def expected_floor_files() -> set[str]:
     files = set()
     for experiment in EXPERIMENTS:
         overrides = experiments[experiment].get("approximation", {})
-        per_method = overrides.get("method_samples", {})
-        methods = experiments[experiment]["methods"]
-        counts = {per_method.get(m, overrides.get("samples", approximation["samples"])) for m in methods}
-        files |= {f"results/floor/{p}/n{n}/seed{k}.json" for p in posteriors[experiment] for n in counts
+        n = overrides.get("samples", approximation["samples"])
+        files |= {f"results/floor/{p}/n{n}/seed{k}.json" for p in posteriors[experiment]
                   for k in range(approximation["repetitions"])}
     return files
 
 
-def test_floor_files_plan_every_sample_count(tmp_path):
+def test_floor_files_plan_one_floor_per_posterior_and_repetition(tmp_path):
     work = tmp_path / "repo"
     ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
     for part in ("workflow", "config", "src", "profiles"):
@@ -56,6 +57,6 @@ def test_floor_files_plan_every_sample_count(tmp_path):
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     planned = set(re.findall(r"output: (results/floor/\S+)", result.stdout))
     expected = expected_floor_files()
-    # The gaussians' RLA-BLog draws its own count (method_samples), so two floors per posterior.
-    assert len({Path(p).parent.name for p in expected if "-gaussian/" in p}) == 2
+    # The gaussians' RLA-BLog draws its own count (method_samples); the floor stays at the experiment's.
+    assert {Path(p).parent.name for p in expected if "-gaussian/" in p} == {f"n{TINY_CONFIG['approximation']['samples']}"}
     assert planned == expected

@@ -1,21 +1,22 @@
 # Helpers of workflow/rules/floor.smk (the Monte Carlo floor): which floor files an experiment
 # has, and the memory of one floor job.
 
-from types import SimpleNamespace
 
-
-def floor_sample_counts(posterior):
-    """The distinct sample counts of a posterior's methods (`approximation_settings`: an
-    experiment's `approximation.samples` and `method_samples` apply)."""
-    return sorted({approximation_settings(SimpleNamespace(posterior=posterior, method=method))["samples"]
-                   for method in posterior_methods(posterior)})
+def floor_sample_count(experiment):
+    """The sample count of an experiment's runs: `approximation.samples`, or the experiment's own
+    `approximation.samples` override. A method given its own count by `method_samples` (e.g.
+    RLA-BLog with a few samples) is shown beside the floor at this count: one floor per
+    posterior and repetition keeps the tidy floor rows unique (a second count would need a
+    second key)."""
+    overrides = EXPERIMENTS[experiment].get("approximation", {})
+    return overrides.get("samples", config["approximation"]["samples"])
 
 
 def floor_files(experiment):
-    """Floor files of every posterior of an experiment: sample count x repetition."""
+    """Floor files of every posterior of an experiment, one per repetition."""
+    samples = floor_sample_count(experiment)
     return [f"results/floor/{posterior}/n{samples}/seed{seed}.json"
-            for posterior in experiment_posteriors(experiment)
-            for samples in floor_sample_counts(posterior) for seed in repetition_seeds()]
+            for posterior in experiment_posteriors(experiment) for seed in repetition_seeds()]
 
 
 def floor_mem_mb(wildcards):

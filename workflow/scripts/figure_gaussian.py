@@ -11,13 +11,13 @@ from geobayes.pipeline.step import logged_to
 from geobayes.report.figures import save_figure, set_style
 from geobayes.report.gaussian_figures import bias_vs_dimension_figure, gaussian_marginals_figure
 from geobayes.methods.labels import method_label
-from geobayes.report.tidy import load_tidy
+from geobayes.report.tidy import FLOOR_METHOD, load_tidy
 
 smk = snakemake  # noqa: F821
 with logged_to(smk.log[0]) as log:
     set_style()
     runs = load_tidy(smk.input.summary)
-    runs = runs[runs["metric"] == "wasserstein1_first"]
+    runs = runs[(runs["metric"] == "wasserstein1_first") & (runs["method"] != FLOOR_METHOD)]
     frame = pd.DataFrame({"dim": runs["posterior"].str.extract(r"^d(\d+)-", expand=False).astype(int),
                           "method": runs["method"], "seed": runs["repetition"].astype(int), "w1_first": runs["value"]})
     save_figure(bias_vs_dimension_figure(frame), smk.output.bias_pdf, smk.output.bias_png)
