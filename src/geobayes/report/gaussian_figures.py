@@ -91,7 +91,7 @@ def gaussian_marginals_figure(samples_by_method: Mapping[str, np.ndarray], max_p
     ----------
     samples_by_method : mapping of str to numpy.ndarray
         Method name (``"ela"``, ``"rla_b"``; shown via
-        :func:`geobayes.report.logreg_table.method_label`) -> samples of shape ``(n, 2)``.
+        :func:`geobayes.methods.labels.method_label`) -> samples of shape ``(n, 2)``.
     max_points : int, default 2000
         Most samples in each scatter.
 
