@@ -206,11 +206,12 @@ def wide(frame: pd.DataFrame) -> pd.DataFrame:
     column names are the metric names.
     """
     keys = list(KEY_COLUMNS)
-    counts = frame.groupby(keys, dropna=False, sort=True)[["n_samples", "n_failed"]].first()
-    values = frame.pivot_table(index=keys, columns="metric", values="value", aggfunc="first", dropna=False,
-                               sort=True)
+    runs = frame.groupby(keys, dropna=False, sort=True)
+    # groupby + unstack keeps the runs that exist (a pivot_table keeping NaN columns would
+    # form every combination of the key values); a NaN value stays NaN
+    values = frame.groupby([*keys, "metric"], dropna=False, sort=True)["value"].first().unstack("metric")
     values.columns.name = None
-    return values.join(counts).reset_index()
+    return values.join(runs[["n_samples", "n_failed"]].first()).reset_index()
 
 
 def aggregate(frame: pd.DataFrame, by: Sequence[str], *, ddof: int = 0, statistic: str = "mean") -> pd.DataFrame:
