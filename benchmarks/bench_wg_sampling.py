@@ -36,8 +36,6 @@ DEFAULT_OUTPUT = REPO / "benchmarks" / "results" / "wg_sampling.json"
 
 def build_cases(mirror: Path):
     """(name, posterior) for the benchmark cases, prepared as the DAG prepares them."""
-    import numpy as np
-
     from geobayes.data.glm_subsets import prepare_glm_subset, regression_subset_size, subset_indices
     from geobayes.data.logistic_growth import load_growth_csv
     from geobayes.data.logreg import load_logreg_raw
