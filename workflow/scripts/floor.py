@@ -10,6 +10,7 @@ from geobayes.io import load_json, load_npz, save_json
 from geobayes.metrics.monte_carlo_floor import monte_carlo_floor
 from geobayes.pipeline.step import Stopwatch, logged_to, sidecar
 from geobayes.random import derive_key
+from geobayes.report.tidy import FLOOR_METHOD
 from geobayes.samplers.reference import require_passing
 
 smk = snakemake  # noqa: F821
@@ -30,6 +31,6 @@ with logged_to(smk.log[0]) as log:
     save_json(smk.output[0], sidecar(
         "floor", {"evaluation": smk.params.wasserstein, "distances": distances, "seed": smk.params.seed},
         "cpu", clock.timings,
-        posterior=posterior, method="floor", repetition=repetition, n_samples=n, n_failed=0, size_a=floor.size_a, size_b=floor.size_b,
+        posterior=posterior, method=FLOOR_METHOD, repetition=repetition, n_samples=n, n_failed=0, size_a=floor.size_a, size_b=floor.size_b,
         n_reference=int(reference.shape[0]),
         **{field: floor.values.get(name) for name, field in FIELDS.items()}))
