@@ -31,6 +31,7 @@ with logged_to(smk.log[0]) as log:
     save_json(smk.output[0], sidecar(
         "floor", {"evaluation": smk.params.wasserstein, "distances": distances, "seed": smk.params.seed},
         "cpu", clock.timings,
-        posterior=posterior, method=FLOOR_METHOD, repetition=repetition, n_samples=n, n_failed=0, size_a=floor.size_a, size_b=floor.size_b,
+        posterior=posterior, method=FLOOR_METHOD, repetition=repetition, n_samples=n, n_failed=0,
+        size_a=floor.size_a, size_b=floor.size_b,
         n_reference=int(reference.shape[0]),
         **{field: floor.values.get(name) for name, field in FIELDS.items()}))
