@@ -83,6 +83,15 @@ def test_distances_do_not_import_the_torch_backend_of_pot():
             "x = np.arange(6.0).reshape(3, 2)\nwasserstein1(x, x + 1.0, num_iter_max=1e6)\nwasserstein1_1d(x[:, 0], x[:, 1])")
     loaded = _modules_after(code)
     assert "ot" in loaded and "torch" not in loaded
+    # scikit-learn (imported by ot.lowrank when it can) is hidden while POT loads ...
+    assert "sklearn" not in loaded
+
+
+def test_scikit_learn_stays_importable_after_the_distances():
+    # ... and only then: the Snelson split uses it in the same process.
+    code = ("import numpy as np\nfrom geobayes.metrics import wasserstein2\n"
+            "wasserstein2(np.zeros((2, 1)), np.ones((2, 1)), num_iter_max=1e6)\nimport sklearn.model_selection")
+    assert {"ot", "sklearn"} <= _modules_after(code)
 
 
 def test_a_caller_choice_of_pot_backends_is_kept():

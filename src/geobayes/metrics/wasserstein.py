@@ -111,16 +111,28 @@ _UNUSED_POT_BACKENDS = ("POT_BACKEND_DISABLE_PYTORCH", "POT_BACKEND_DISABLE_TENS
 
 
 def _import_pot():
-    """POT, imported without the array backends it would load but this module never uses.
+    """POT, imported without the array backends and the scikit-learn it would load but this
+    module never uses.
 
     POT reads ``POT_BACKEND_DISABLE_*`` once, at its first import; a variable the caller set
-    (either value) and an ``ot`` imported before are left as they are.
+    (either value) and an ``ot`` imported before are left as they are. ``ot.lowrank`` (imported
+    by POT's ``__init__``) imports scikit-learn when it can, for its low-rank Sinkhorn
+    initialisation only, and that was about a third of the import time of every evaluation and
+    floor job (``benchmarks/bench_job_imports.py``); if scikit-learn is not loaded yet, POT is
+    imported with it hidden, after which it is importable again as usual.
     """
-    if "ot" not in sys.modules:
-        for variable in _UNUSED_POT_BACKENDS:
-            os.environ.setdefault(variable, "1")
-    import ot
-
+    if "ot" in sys.modules:
+        return sys.modules["ot"]
+    for variable in _UNUSED_POT_BACKENDS:
+        os.environ.setdefault(variable, "1")
+    hide_sklearn = "sklearn" not in sys.modules
+    if hide_sklearn:
+        sys.modules["sklearn"] = None  # `import sklearn...` raises ImportError, which POT handles
+    try:
+        import ot
+    finally:
+        if hide_sklearn:
+            del sys.modules["sklearn"]
     return ot
 
 
