@@ -15,8 +15,18 @@ from collections.abc import Mapping
 from types import ModuleType
 from typing import Any
 
-from geobayes.methods.base import ApproximateDraws, FitResult, checked_mode, sample_count, summarise_draws
 from geobayes.methods.registry import GENERAL_METHOD_NAMES, METHOD_NAMES, REGISTRY, MethodEntry
+
+#: Names re-exported from :mod:`geobayes.methods.base`, which imports JAX: loaded on first use
+#: (PEP 562), so that the labels and the registry (the report jobs' only use of this package)
+#: do not import JAX.
+_FROM_BASE = ("ApproximateDraws", "FitResult", "checked_mode", "sample_count", "summarise_draws")
+
+
+def __getattr__(name: str) -> Any:
+    if name in _FROM_BASE:
+        return getattr(importlib.import_module("geobayes.methods.base"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _check(name: str) -> None:
