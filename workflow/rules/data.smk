@@ -1,16 +1,5 @@
 # Data: registered files from the mirror or their pinned URLs, then model-ready arrays.
 
-from geobayes.data.registry import UNAVAILABLE
-
-
-def download_patterns():
-    """Registered files, and the files of the data sets known to be unavailable: a job asking for
-    one of those runs `download`, which ends with the one line saying how to add it."""
-    unavailable = [re.escape(f) for item in UNAVAILABLE for f in item.files]
-    unavailable += [re.escape(item.dataset) + "/.+" for item in UNAVAILABLE if not item.files]
-    return registry_files() + unavailable
-
-
 rule download:
     output:
         "data/raw/{file}",
