@@ -49,7 +49,8 @@ def test_missing_tampered_and_unavailable_data_each_end_in_one_line(tmp_path):
     ripley, pima = get_file("logreg/ripley.npy"), get_file("logreg/pima.npy")
     missing = next(line for line in errors if "logreg/ripley.npy" in line)
     assert "GEOBAYES_DATA_MIRROR is not a directory: '/nonexistent'" in missing and f"URL {ripley.url}: " in missing
-    assert f"place the file at data/raw/logreg/ripley.npy yourself ({ripley.bytes} bytes, sha256 {ripley.sha256})" in missing
+    by_hand = f"place the file at data/raw/logreg/ripley.npy yourself ({ripley.bytes} bytes, sha256 {ripley.sha256})"
+    assert by_hand in missing
     wrong = next(line for line in errors if "logreg/pima.npy" in line)
     assert f"expected sha256 {pima.sha256}" in wrong and "delete data/raw/logreg/pima.npy and rerun" in wrong
     assert any(line.startswith("error: cifar10/data_batch_1: not available: CIFAR-10") for line in errors)
