@@ -76,8 +76,10 @@ class UnavailableData:
     origin : str
         Where the data are published, if known.
     files : tuple of str
-        The missing files when only some of a registered data set are missing (KMNIST's
-        training images); empty when the whole data set is missing.
+        Paths where the pipeline would look for it: the missing files of a registered data
+        set (KMNIST's training images), or a path under another data set's layout
+        (``logreg/microarray.npy``). Every path under ``dataset/`` is covered too when no
+        file of ``dataset`` is registered.
     """
 
     dataset: str
@@ -109,7 +111,7 @@ UNAVAILABLE: tuple[UnavailableData, ...] = (
     ),
     UnavailableData(
         "microarray", "the 90-row Microarray GLM data set of Hartmann et al. (2026, Table 1)",
-        "none identified (the paper gives no source)",
+        "none identified, the paper gives none", files=("logreg/microarray.npy",),
     ),
 )
 
@@ -130,9 +132,7 @@ def unavailable_of(name: str) -> UnavailableData | None:
     """
     dataset = name.split("/", 1)[0]
     for item in UNAVAILABLE:
-        if item.dataset != dataset:
-            continue
-        if not item.files or name in item.files or (name == dataset and dataset not in datasets()):
+        if name in item.files or (item.dataset == dataset and dataset not in datasets()):
             return item
     return None
 
