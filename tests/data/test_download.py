@@ -13,8 +13,10 @@ import pytest
 from geobayes.data import (
     ChecksumMismatchError,
     DataFile,
+    DataNotFoundError,
     DataSourceError,
     fetch,
+    obtain,
     resolve_mirror,
 )
 
@@ -260,3 +262,67 @@ def test_mirror_that_is_not_a_directory_is_an_error(tmp_path, monkeypatch):
     with pytest.raises(DataSourceError, match="GEOBAYES_DATA_MIRROR") as info:
         resolve_mirror(None)
     assert str(missing) in str(info.value)
+
+
+# ------------------------------------------------------------------ obtain (the download rule)
+
+
+def test_obtain_prefers_the_mirror(server, mirror, dest_dir, monkeypatch):
+    monkeypatch.delenv("GEOBAYES_DATA_MIRROR", raising=False)
+    entry = _entry(server, "ok/good.bin")
+    assert obtain(entry, dest_dir / "payload.bin", config_mirror=mirror, timeout=5) == str(mirror / "toy/payload.bin")
+    assert (dest_dir / "payload.bin").read_bytes() == CONTENT
+    assert server.requests == []
+
+
+def test_obtain_falls_back_to_the_url_when_the_mirror_lacks_the_file(server, tmp_path, dest_dir, monkeypatch):
+    empty = tmp_path / "empty_mirror"
+    empty.mkdir()
+    monkeypatch.setenv("GEOBAYES_DATA_MIRROR", str(empty))
+    entry = _entry(server, "ok/good.bin")
+    assert obtain(entry, dest_dir / "payload.bin", timeout=5) == entry.url
+    assert (dest_dir / "payload.bin").read_bytes() == CONTENT
+
+
+def test_broken_mirror_and_failing_url_give_one_line_with_every_attempt_and_the_fix(server, dest_dir, monkeypatch):
+    monkeypatch.setenv("GEOBAYES_DATA_MIRROR", "/nonexistent")
+    entry = _entry(server, "ok/missing.bin")
+    dest = dest_dir / "payload.bin"
+    with pytest.raises(DataNotFoundError) as info:
+        obtain(entry, dest, timeout=5)
+    message = str(info.value)
+    assert "\n" not in message
+    assert message.startswith("cannot obtain data file toy/payload.bin. Tried the mirror: ")
+    assert "GEOBAYES_DATA_MIRROR is not a directory: '/nonexistent'" in message
+    assert f"URL {entry.url}: HTTP 404" in message
+    assert "Fix: set GEOBAYES_DATA_MIRROR (or the config key data.mirror)" in message
+    assert f"place the file at {dest} yourself ({len(CONTENT)} bytes, sha256 {SHA})" in message
+    assert [source for source, _ in info.value.attempts] == ["the mirror", f"URL {entry.url}"]
+    _assert_nothing_left(dest_dir)
+
+
+def test_unset_mirror_and_unreachable_url(dest_dir, monkeypatch):
+    """No mirror configured and nothing listening at the URL (as offline: connection refused)."""
+    import socket
+
+    with socket.socket() as probe:  # a loopback port with no server behind it
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    monkeypatch.delenv("GEOBAYES_DATA_MIRROR", raising=False)
+    entry = DataFile("toy", "toy/payload.bin", len(CONTENT), SHA, f"http://127.0.0.1:{port}/payload.bin")
+    with pytest.raises(DataNotFoundError) as info:
+        obtain(entry, dest_dir / "payload.bin", config_mirror=None, timeout=5)
+    message = str(info.value)
+    assert "the mirror: none set (GEOBAYES_DATA_MIRROR and data.mirror are empty)" in message
+    assert f"URL {entry.url}: cannot reach it: " in message and "refused" in message
+    _assert_nothing_left(dest_dir)
+
+
+def test_corrupt_mirror_copy_is_reported_beside_the_url_error(server, mirror, dest_dir, monkeypatch):
+    monkeypatch.delenv("GEOBAYES_DATA_MIRROR", raising=False)
+    entry = DataFile("toy", "toy/corrupt.bin", len(CONTENT), SHA, _entry(server, "ok/missing.bin").url)
+    with pytest.raises(DataNotFoundError) as info:
+        obtain(entry, dest_dir / "corrupt.bin", config_mirror=mirror, timeout=5)
+    message = str(info.value)
+    assert f"mirror file {mirror / 'toy/corrupt.bin'}: checksum mismatch" in message and "HTTP 404" in message
+    _assert_nothing_left(dest_dir)

@@ -8,7 +8,16 @@ import pytest
 
 from data_mirror import mirror_file, mirror_root
 
-from geobayes.data import DataFile, fetch, files_of, get_file, load_registry
+from geobayes.data import (
+    UNAVAILABLE,
+    DataFile,
+    UnavailableDataError,
+    datasets,
+    fetch,
+    files_of,
+    get_file,
+    load_registry,
+)
 
 SHARED_DATA = mirror_root()
 
@@ -61,3 +70,31 @@ def test_real_mirror_logreg_files_pass_checksum(name, tmp_path):
     mirror_file(entry.file)
     dest = fetch(entry, tmp_path / entry.file, mirror=SHARED_DATA)
     assert dest.stat().st_size == entry.bytes
+
+
+#: The papers' data sets the mirror's README lists as not included.
+UNAVAILABLE_NAMES = ["kmnist/train-images-idx3-ubyte.gz", "splice/benchmarks.mat", "covertype/covertype.mat",
+                     "cifar10/data_batch_1", "emnist/emnist-digits-test-images-idx3-ubyte.gz", "microarray/data.csv",
+                     "logreg/microarray.npy"]  # where the GLM experiment would look for it
+
+
+@pytest.mark.parametrize("name", UNAVAILABLE_NAMES)
+def test_unavailable_data_sets_say_how_to_add_them(name):
+    with pytest.raises(UnavailableDataError) as info:
+        get_file(name)
+    assert isinstance(info.value, KeyError)  # as any unregistered name
+    message = str(info.value)
+    assert message.startswith(f"{name}: not available: ") and "\n" not in message
+    assert "GEOBAYES_DATA_MIRROR" in message and "data.mirror" in message and "MANIFEST.tsv" in message
+    dataset = name.split("/")[0]
+    if dataset not in datasets():
+        with pytest.raises(UnavailableDataError, match=f"^{dataset}: not available"):
+            files_of(dataset)
+
+
+def test_unavailable_entries_are_not_registered():
+    registry = load_registry()
+    for item in UNAVAILABLE:
+        assert not set(item.files) & set(registry), item
+    assert {item.dataset for item in UNAVAILABLE} == {"kmnist", "splice", "covertype", "cifar10", "emnist", "microarray"}
+    assert get_file("kmnist/t10k-images-idx3-ubyte.gz").dataset == "kmnist"  # the rest of KMNIST is registered

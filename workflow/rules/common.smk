@@ -219,6 +219,17 @@ def registry_files():
         return [re.escape(row["file"]) for row in csv.DictReader(handle, delimiter="\t")]
 
 
+def download_patterns():
+    """`registry_files`, and the files of the data sets known to be unavailable
+    (geobayes.data.registry.UNAVAILABLE): asking for one of those runs `download`, which ends
+    with one line saying how to add it."""
+    from geobayes.data.registry import UNAVAILABLE, datasets
+
+    unavailable = [re.escape(f) for item in UNAVAILABLE for f in item.files]
+    unavailable += [f"{re.escape(item.dataset)}/.+" for item in UNAVAILABLE if item.dataset not in datasets()]
+    return registry_files() + unavailable
+
+
 def _module_file(module):
     """File of a geobayes module name (package -> its __init__.py), or None."""
     relative = Path(*module.split(".")[1:])

@@ -1,6 +1,5 @@
 # Data: registered files from the mirror or their pinned URLs, then model-ready arrays.
 
-
 rule download:
     output:
         "data/raw/{file}",
@@ -18,7 +17,7 @@ rule download:
         runtime=30,
     threads: 1
     wildcard_constraints:
-        file="|".join(registry_files()),
+        file="|".join(download_patterns()),
     conda:
         ENV
     script:

@@ -1,13 +1,17 @@
-"""Fetch one registered data file from the mirror or its pinned URL, checksum-verified."""
+"""Fetch one registered data file from the mirror or its pinned URL, checksum-verified.
 
-from geobayes.data.download import fetch, resolve_mirror
+A file that cannot be obtained (no mirror, no network, unregistered or unavailable data set)
+ends the job with one line saying what was tried and how to fix it, not a traceback.
+"""
+
+from geobayes.data.download import obtain
+from geobayes.data.errors import exit_on_data_error
 from geobayes.data.registry import get_file
 from geobayes.pipeline.step import logged_to
 
-with logged_to(snakemake.log[0]) as log:  # noqa: F821 (injected by Snakemake)
-    entry = get_file(snakemake.wildcards.file)  # noqa: F821
-    mirror = resolve_mirror(snakemake.params.mirror)  # noqa: F821
-    source = mirror / entry.file if mirror else entry.url
-    print(f"fetching {entry.file} from {source}", file=log)
-    fetch(entry, snakemake.output[0], mirror=mirror, timeout=snakemake.params.timeout_s)  # noqa: F821
-    print(f"ok: sha256 {entry.sha256}", file=log)
+smk = snakemake  # noqa: F821 (injected by Snakemake)
+
+with logged_to(smk.log[0]) as log, exit_on_data_error(log):
+    entry = get_file(smk.wildcards.file)
+    source = obtain(entry, smk.output[0], config_mirror=smk.params.mirror, timeout=smk.params.timeout_s)
+    print(f"{entry.file} from {source}: ok, sha256 {entry.sha256}", file=log)

@@ -2,6 +2,8 @@
 intercept), 100 rows for the latent GPs (no intercept). One subset per data set and kind,
 shared by the Bernoulli and Poisson models; the row indices and seed are stored."""
 
+from geobayes.data.errors import exit_on_data_error
+from geobayes.data.verify import verified
 from geobayes.data.glm_subsets import prepare_glm_subset, regression_subset_size, subset_indices
 from geobayes.data.logreg import load_logreg_raw
 from geobayes.data.prepared import save_prepared
@@ -10,9 +12,9 @@ from geobayes.random import derive_seed
 
 smk = snakemake  # noqa: F821
 
-with logged_to(smk.log[0]) as log:
+with logged_to(smk.log[0]) as log, exit_on_data_error(log):
     cfg, dataset, kind = smk.params.glm, smk.wildcards.dataset, smk.wildcards.kind
-    features, labels = load_logreg_raw(smk.input.raw)
+    features, labels = load_logreg_raw(verified(smk.input.raw))
     n_total = labels.shape[0]
     if kind == "regression":
         size = regression_subset_size(n_total, float(cfg["regression_fraction"]))

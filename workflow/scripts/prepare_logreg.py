@@ -1,11 +1,13 @@
 """Raw logistic-regression array -> design matrix (optionally standardised) + intercept."""
 
+from geobayes.data.errors import exit_on_data_error
+from geobayes.data.verify import verified
 from geobayes.data.logreg import load_logreg_raw, prepare_logreg
 from geobayes.data.prepared import save_prepared
 from geobayes.pipeline.step import logged_to
 
-with logged_to(snakemake.log[0]) as log:  # noqa: F821
-    features, labels = load_logreg_raw(snakemake.input.raw)  # noqa: F821
+with logged_to(snakemake.log[0]) as log, exit_on_data_error(log):  # noqa: F821
+    features, labels = load_logreg_raw(verified(snakemake.input.raw))  # noqa: F821
     standardise = snakemake.wildcards.inputs == "standardised"  # noqa: F821
     prepared = prepare_logreg(features, labels, standardise=standardise)
     save_prepared(snakemake.output[0], "logreg", prepared.arrays())  # noqa: F821

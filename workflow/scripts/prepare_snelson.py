@@ -1,15 +1,17 @@
 """One Snelson split of a network experiment (Yu et al. 2024; Bergamin et al. 2023; Hartmann et al. 2026)."""
 
+from geobayes.data.errors import exit_on_data_error
+from geobayes.data.verify import verified
 from geobayes.data.snelson import prepare_snelson
 from geobayes.data.prepared import save_prepared
 from geobayes.pipeline.step import logged_to
 
 smk = snakemake  # noqa: F821
 
-with logged_to(smk.log[0]) as log:
+with logged_to(smk.log[0]) as log, exit_on_data_error(log):
     split = smk.wildcards.split
-    # data/raw/<registry file> -> the registry file name the loader expects.
-    files = {path.split("data/raw/", 1)[1]: path for path in smk.input.raw}
+    # data/raw/<registry file> -> the registry file name the loader expects, each checked first.
+    files = {(name := path.split("data/raw/", 1)[1]): verified(path, name) for path in smk.input.raw}
     arrays = prepare_snelson(split, files)
     save_prepared(smk.output[0], "snelson", arrays, {"split": split})
     print(f"{split}: {arrays['X'].shape[0]} training and {arrays['X_test'].shape[0]} test points; "

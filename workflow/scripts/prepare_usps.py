@@ -1,6 +1,8 @@
 """Fig. 2 data of Hartmann et al. (2026): a random subset of the USPS digits of the configured
 classes (the last is the reference class) from the original 7291-image training split."""
 
+from geobayes.data.errors import exit_on_data_error
+from geobayes.data.verify import verified
 from geobayes.data.prepared import save_prepared
 from geobayes.data.usps import load_usps, prepare_usps_subset
 from geobayes.pipeline.step import logged_to
@@ -8,9 +10,9 @@ from geobayes.random import derive_seed
 
 smk = snakemake  # noqa: F821
 
-with logged_to(smk.log[0]) as log:
+with logged_to(smk.log[0]) as log, exit_on_data_error(log):
     cfg = smk.params.usps
-    images, labels = load_usps(smk.input.raw)
+    images, labels = load_usps(verified(smk.input.raw))
     seed = derive_seed(smk.params.seed, "usps_subset")
     subset = prepare_usps_subset(images, labels, digits=tuple(int(d) for d in cfg["digits"]),
                                  n_points=int(cfg["points"]), seed=seed)

@@ -5,10 +5,12 @@ Every prepared data set is written by :func:`save_prepared` and read by :func:`l
 
 Typical use in a pipeline step::
 
-    from geobayes.data import fetch, get_file, resolve_mirror
+    from geobayes.data import get_file, load_logreg_raw, obtain, verified
 
-    entry = get_file("logreg/ripley.npy")
-    fetch(entry, "data/logreg/ripley.npy", mirror=resolve_mirror(config["data"].get("mirror")))
+    obtain(get_file("logreg/ripley.npy"), "data/raw/logreg/ripley.npy", config_mirror=config["data"]["mirror"])
+    features, labels = load_logreg_raw(verified("data/raw/logreg/ripley.npy"))
+
+A registered raw file is read only through :func:`verified`, whoever put it there.
 """
 
 from geobayes.data.download import (
@@ -16,11 +18,14 @@ from geobayes.data.download import (
     MIRROR_ENV_VAR,
     ChecksumMismatchError,
     DataError,
+    DataNotFoundError,
     DataSourceError,
     fetch,
+    obtain,
     resolve_mirror,
     sha256_file,
 )
+from geobayes.data.errors import UnavailableDataError, exit_on_data_error
 from geobayes.data.glm_subsets import (
     GlmSubset,
     prepare_glm_subset,
@@ -40,12 +45,15 @@ from geobayes.data.logreg import (
 )
 from geobayes.data.prepared import FORMAT, Prepared, dataset_spec, load_prepared, register_dataset, save_prepared
 from geobayes.data.registry import (
+    UNAVAILABLE,
     DataFile,
+    UnavailableData,
     datasets,
     files_of,
     get_file,
     load_registry,
     registry_from_manifest,
+    unavailable_of,
     write_registry,
 )
 from geobayes.data.synthetic_regression import (
@@ -53,6 +61,7 @@ from geobayes.data.synthetic_regression import (
     SyntheticRegression,
     simulate_regression,
 )
+from geobayes.data.verify import registered_name, verified
 from geobayes.data.usps import (
     USPS_DIGITS,
     USPS_PIXELS,
@@ -72,6 +81,15 @@ __all__ = [
     "USPS_PIXELS",
     "ChecksumMismatchError",
     "DataError",
+    "DataNotFoundError",
+    "UnavailableDataError",
+    "UNAVAILABLE",
+    "UnavailableData",
+    "exit_on_data_error",
+    "obtain",
+    "registered_name",
+    "unavailable_of",
+    "verified",
     "FORMAT",
     "Prepared",
     "dataset_spec",

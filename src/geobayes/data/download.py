@@ -20,6 +20,14 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import BinaryIO
 
+from geobayes.data.errors import (
+    MIRROR_CONFIG_KEY,
+    MIRROR_ENV_VAR,
+    ChecksumMismatchError,
+    DataError,
+    DataNotFoundError,
+    DataSourceError,
+)
 from geobayes.data.registry import DataFile
 from geobayes.io import atomic_path
 
@@ -29,64 +37,14 @@ __all__ = [
     "DataError",
     "DataSourceError",
     "ChecksumMismatchError",
+    "DataNotFoundError",
     "resolve_mirror",
     "sha256_file",
     "fetch",
+    "obtain",
 ]
 
-#: Environment variable naming a mirror directory; it overrides the config key.
-MIRROR_ENV_VAR = "GEOBAYES_DATA_MIRROR"
-#: Config key naming a mirror directory.
-MIRROR_CONFIG_KEY = "data.mirror"
 _CHUNK = 1 << 16
-
-
-class DataError(RuntimeError):
-    """Base class of the errors raised while obtaining data files."""
-
-
-class DataSourceError(DataError):
-    """The source could not deliver the file (mirror, HTTP status, timeout, cut body)."""
-
-
-class ChecksumMismatchError(DataError):
-    """The delivered bytes do not match the registry's size or sha256.
-
-    Attributes
-    ----------
-    file : str
-        Registry path of the file.
-    expected_sha256, actual_sha256 : str
-        Expected (registry) and actual hex digests.
-    expected_bytes, actual_bytes : int
-        Expected (registry) and actual sizes.
-    source : str
-        Where the bytes came from (URL or mirror path).
-    """
-
-    def __init__(
-        self,
-        file: str,
-        *,
-        expected_sha256: str,
-        actual_sha256: str,
-        expected_bytes: int,
-        actual_bytes: int,
-        source: str,
-    ) -> None:
-        self.file = file
-        self.expected_sha256 = expected_sha256
-        self.actual_sha256 = actual_sha256
-        self.expected_bytes = expected_bytes
-        self.actual_bytes = actual_bytes
-        self.source = source
-        overrun = "; reading stopped once the expected size was exceeded"
-        super().__init__(
-            f"checksum mismatch for {file} (from {source}): expected sha256 {expected_sha256} "
-            f"({expected_bytes} bytes), got sha256 {actual_sha256} ({actual_bytes} bytes"
-            + (overrun if actual_bytes > expected_bytes else "")
-            + ")"
-        )
 
 
 def resolve_mirror(config_mirror: str | os.PathLike[str] | None) -> Path | None:
@@ -286,3 +244,78 @@ def fetch(
                 source=source,
             )
     return destination
+
+
+def _reason(error: DataError, entry: DataFile) -> str:
+    """An error's message without the file prefix or the URL the attempt already names."""
+    return str(error).removeprefix(f"{entry.file}: ").replace(entry.url, "it")
+
+
+def obtain(
+    entry: DataFile,
+    destination: str | os.PathLike[str],
+    *,
+    config_mirror: str | os.PathLike[str] | None = None,
+    timeout: float = 60.0,
+) -> str:
+    """Obtain one registered file from the mirror, else from its pinned URL.
+
+    What the ``download`` rule runs. The mirror is the one :func:`resolve_mirror` picks
+    (``GEOBAYES_DATA_MIRROR``, else ``config_mirror``); when it is unset, is not a
+    directory, lacks the file or holds a corrupt copy, the pinned URL is tried next. Each
+    attempt is a :func:`fetch`: verified, atomic, nothing left behind on failure.
+
+    Parameters
+    ----------
+    entry : DataFile
+        Registry entry (see :func:`geobayes.data.get_file`).
+    destination : str or os.PathLike
+        Path of the file to create, normally ``data/raw/<entry.file>``.
+    config_mirror : str or os.PathLike or None, optional
+        Value of the config key ``data.mirror``.
+    timeout : float, optional
+        Socket timeout in seconds of the download (default 60).
+
+    Returns
+    -------
+    str
+        The source the file came from (mirror path or URL).
+
+    Raises
+    ------
+    DataNotFoundError
+        If every source failed; its one-line message lists each source with its error
+        and says how to fix it (set the mirror, or place the file by hand, with the
+        registry's size and sha256).
+    """
+    attempts: list[tuple[str, str]] = []
+    try:
+        mirror = resolve_mirror(config_mirror)
+    except DataSourceError as error:
+        mirror = None
+        attempts.append(("the mirror", str(error)))
+    else:
+        if mirror is None:
+            attempts.append(("the mirror", f"none set ({MIRROR_ENV_VAR} and {MIRROR_CONFIG_KEY} are empty)"))
+    if mirror is not None:
+        source = os.fspath(mirror / entry.file)
+        if not (mirror / entry.file).is_file():
+            attempts.append((f"mirror file {source}", "no such file"))
+        else:
+            try:
+                fetch(entry, destination, mirror=mirror, timeout=timeout)
+                return source
+            except DataError as error:
+                attempts.append((f"mirror file {source}", _reason(error, entry)))
+    try:
+        fetch(entry, destination, timeout=timeout)
+        return entry.url
+    except DataError as error:
+        attempts.append((f"URL {entry.url}", _reason(error, entry)))
+    raise DataNotFoundError(
+        entry.file,
+        destination=destination,
+        attempts=attempts,
+        expected_sha256=entry.sha256,
+        expected_bytes=entry.bytes,
+    )

@@ -17,10 +17,13 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
+from geobayes.data.errors import MIRROR_CONFIG_KEY, MIRROR_ENV_VAR, UnavailableDataError
 from geobayes.io import atomic_path
 
 __all__ = [
     "DataFile",
+    "UnavailableData",
+    "UNAVAILABLE",
     "REGISTRY_COLUMNS",
     "load_registry",
     "get_file",
@@ -28,6 +31,7 @@ __all__ = [
     "datasets",
     "registry_from_manifest",
     "write_registry",
+    "unavailable_of",
 ]
 
 #: Columns of the packaged ``registry.tsv``, in order.
@@ -57,6 +61,90 @@ class DataFile:
     bytes: int
     sha256: str
     url: str
+
+
+@dataclass(frozen=True)
+class UnavailableData:
+    """A data set (or some of its files) the papers use that no pinned source provides.
+
+    Attributes
+    ----------
+    dataset : str
+        Name, the first component of its files' paths (e.g. ``"cifar10"``).
+    what : str
+        What is missing, for the message.
+    origin : str
+        Where the data are published, if known.
+    files : tuple of str
+        Paths where the pipeline would look for it: the missing files of a registered data
+        set (KMNIST's training images), or a path under another data set's layout
+        (``logreg/microarray.npy``). Every path under ``dataset/`` is covered too when no
+        file of ``dataset`` is registered.
+    """
+
+    dataset: str
+    what: str
+    origin: str
+    files: tuple[str, ...] = ()
+
+
+#: Data sets used by the papers that are neither in the shared data mirror nor pinned by URL
+#: (the mirror's README, "Not included"). Asking the registry for them raises
+#: :class:`~geobayes.data.errors.UnavailableDataError` with how to add them.
+UNAVAILABLE: tuple[UnavailableData, ...] = (
+    UnavailableData(
+        "kmnist", "the KMNIST training images (Clanuwat et al. 2018)",
+        "https://github.com/rois-codh/kmnist", files=("kmnist/train-images-idx3-ubyte.gz",)
+    ),
+    UnavailableData(
+        "splice", "Splice of Raetsch's benchmark collection (benchmarks.mat; Liu & Zhu 2018)",
+        "the IDA benchmark repository of Raetsch et al. (2001)",
+    ),
+    UnavailableData(
+        "covertype", "covertype.mat (UCI Covertype as used by Liu & Zhu 2018)",
+        "https://archive.ics.uci.edu/dataset/31/covertype",
+    ),
+    UnavailableData("cifar10", "CIFAR-10", "https://www.cs.toronto.edu/~kriz/cifar.html"),
+    UnavailableData(
+        "emnist", "EMNIST (split 'digits', Bergamin et al. 2023's out-of-distribution test)",
+        "https://www.nist.gov/itl/products-and-services/emnist-dataset",
+    ),
+    UnavailableData(
+        "microarray", "the 90-row Microarray GLM data set of Hartmann et al. (2026, Table 1)",
+        "none identified, the paper gives none", files=("logreg/microarray.npy",),
+    ),
+)
+
+
+def unavailable_of(name: str) -> UnavailableData | None:
+    """The :data:`UNAVAILABLE` entry covering a file path or data set name, if any.
+
+    Parameters
+    ----------
+    name : str
+        A file path relative to the data directory (``"cifar10/data_batch_1"``) or a data
+        set name (``"cifar10"``).
+
+    Returns
+    -------
+    UnavailableData or None
+        The entry, or ``None`` when ``name`` is not known to be unavailable.
+    """
+    dataset = name.split("/", 1)[0]
+    for item in UNAVAILABLE:
+        if name in item.files or (item.dataset == dataset and dataset not in datasets()):
+            return item
+    return None
+
+
+def _unavailable_error(name: str, item: UnavailableData) -> UnavailableDataError:
+    return UnavailableDataError(
+        f"{name}: not available: {item.what} has no pinned URL in geobayes/data/registry.tsv and "
+        f"no copy in the data mirror (source: {item.origin}). Fix: obtain it, add it to a "
+        f"data mirror ({MIRROR_ENV_VAR} or the config key {MIRROR_CONFIG_KEY}) with a MANIFEST.tsv "
+        f"row (file, bytes, sha256, pinned_url) and regenerate the registry with "
+        f"geobayes.data.write_registry; the pipeline uses registered, checksummed files only"
+    )
 
 
 def _parse(text: str, source: str) -> dict[str, DataFile]:
@@ -124,8 +212,13 @@ def files_of(dataset: str) -> list[DataFile]:
     ------
     KeyError
         If no file belongs to ``dataset``; the message lists the known datasets.
+    UnavailableDataError
+        (A ``KeyError``) if ``dataset`` is one of :data:`UNAVAILABLE`; the message says how
+        to add it.
     """
     found = [entry for entry in _load_cached().values() if entry.dataset == dataset]
+    if not found and (item := unavailable_of(dataset)) is not None:
+        raise _unavailable_error(dataset, item)
     if not found:
         raise KeyError(f"unknown dataset {dataset!r}; known datasets: {', '.join(datasets())}")
     return found
@@ -149,10 +242,15 @@ def get_file(name: str) -> DataFile:
     KeyError
         If ``name`` is not registered. The message lists the known files of the dataset
         named by the first path component, or all datasets if that is unknown too.
+    UnavailableDataError
+        (A ``KeyError``) if ``name`` is a file of :data:`UNAVAILABLE`; the message says how
+        to add it.
     """
     registry = _load_cached()
     if name in registry:
         return registry[name]
+    if (item := unavailable_of(name)) is not None:
+        raise _unavailable_error(name, item)
     dataset = name.split("/", 1)[0]
     known = [entry.file for entry in registry.values() if entry.dataset == dataset]
     if known:

@@ -20,6 +20,8 @@ def logged_to(log_path: str | Path):
         sys.stderr = handle
         try:
             yield handle
+        except SystemExit:
+            raise  # a deliberate exit has said why (e.g. a data error's one line): no traceback
         except BaseException:
             traceback.print_exc(file=handle)  # the error belongs in the rule's log too
             raise

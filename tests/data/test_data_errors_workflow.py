@@ -1,0 +1,65 @@
+"""What a user sees when data are missing or wrong: one real Snakemake run in a copy of the
+repository, offline with a broken mirror. Each failing job prints one line saying what was
+tried and how to fix it, and no Python traceback."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from data_mirror import mirror_file
+
+from geobayes.data import get_file
+
+pytestmark = [pytest.mark.workflow, pytest.mark.slow]
+
+REPO = Path(__file__).resolve().parents[2]
+SNAKEMAKE = str(Path(sys.executable).with_name("snakemake"))
+
+
+def test_missing_tampered_and_unavailable_data_each_end_in_one_line(tmp_path):
+    work = tmp_path / "repo"
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
+    for part in ("workflow", "config", "src", "profiles"):
+        shutil.copytree(REPO / part, work / part, ignore=ignore, symlinks=True)
+    shutil.copy(REPO / "Snakefile", work / "Snakefile")
+    shutil.copy(REPO / "environment.yml", work / "environment.yml")
+    # A wrong copy of a real file placed by hand in data/raw (one byte flipped).
+    tampered = work / "data" / "raw" / "logreg" / "pima.npy"
+    tampered.parent.mkdir(parents=True)
+    data = bytearray(mirror_file("logreg/pima.npy").read_bytes())
+    data[len(data) // 2] ^= 0x01
+    tampered.write_bytes(bytes(data))
+    targets = ["data/raw/logreg/ripley.npy",  # not in data/raw: mirror broken, URL unreachable here
+               "data/prepared/logreg/pima_standardised.npz",  # reads the tampered file
+               "data/raw/cifar10/data_batch_1",  # a data set no pinned source provides
+               "data/raw/logreg/microarray.npy"]  # where the GLM experiment would look for Microarray
+    env = dict(os.environ, GEOBAYES_DATA_MIRROR="/nonexistent", PYTHONPATH=str(work / "src"))
+    result = subprocess.run([SNAKEMAKE, *targets, "--cores", "1", "--keep-going", "--configfile", "config/tiny.yaml"],
+                            cwd=work, env=env, capture_output=True, text=True, timeout=300)
+    console = result.stdout + result.stderr
+    assert result.returncode != 0, console[-3000:]
+    assert "Traceback" not in console, console[-5000:]
+    errors = [line for line in console.splitlines() if line.startswith("error: ")]
+    assert len(errors) == 4, console[-5000:]
+    ripley, pima = get_file("logreg/ripley.npy"), get_file("logreg/pima.npy")
+    missing = next(line for line in errors if "logreg/ripley.npy" in line)
+    assert "GEOBAYES_DATA_MIRROR is not a directory: '/nonexistent'" in missing and f"URL {ripley.url}: " in missing
+    by_hand = f"place the file at data/raw/logreg/ripley.npy yourself ({ripley.bytes} bytes, sha256 {ripley.sha256})"
+    assert by_hand in missing
+    wrong = next(line for line in errors if "logreg/pima.npy" in line)
+    assert f"expected sha256 {pima.sha256}" in wrong and "delete data/raw/logreg/pima.npy and rerun" in wrong
+    assert any(line.startswith("error: cifar10/data_batch_1: not available: CIFAR-10") for line in errors)
+    assert any(line.startswith("error: logreg/microarray.npy: not available: the 90-row Microarray") for line in errors)
+    # The rule logs hold the same line, no traceback; nothing half-written is left.
+    logs = [work / "logs/download/logreg/ripley.npy.log", work / "logs/prepare/logreg/pima_standardised.log"]
+    for log in logs:
+        text = log.read_text()
+        assert "Traceback" not in text and text.strip().splitlines()[-1].startswith("error: "), text
+    assert sorted(p.name for p in (work / "data" / "raw").rglob("*") if p.is_file()) == ["pima.npy"]
+    assert not (work / "data" / "prepared").exists() or not any((work / "data" / "prepared").rglob("*.npz"))
