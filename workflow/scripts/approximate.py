@@ -1,4 +1,9 @@
-"""Draw one repetition of one approximation method on one posterior at one MAP anchor."""
+"""Draw every repetition of one approximation method on one posterior at one MAP anchor.
+
+One job covers the repetitions (``approximation.repetitions``; rule outputs in the order of
+``params.repetitions``): the posterior, the imports and the compiled solvers are shared, and each
+repetition draws exactly what a job of its own would (its key folds in the repetition index).
+"""
 
 import jax
 import jax.numpy as jnp
@@ -17,24 +22,25 @@ smk = snakemake  # noqa: F821
 with logged_to(smk.log[0]) as log:
     device = use_device(smk.params.device)
     posterior = build_posterior(smk.wildcards.posterior, smk.input.data or None, smk.params.model)
-    method, anchor, rep = smk.wildcards.method, smk.wildcards.anchor, int(smk.wildcards.seed)
+    method, anchor = smk.wildcards.method, smk.wildcards.anchor
     # Hessian precision at the Euclidean MAP, Fisher at the Hausdorff MAP, unless the experiment
     # sets one (the networks: Fisher = GGN + prior precision, laplace-torch's full Laplace).
     cfg = {**smk.params.approximation, "precision": tangent_precision(anchor, smk.params.model)}
     config = method_config(method, cfg)  # typed: a misspelt or mistyped key fails here, by name
-    # Common random numbers: every method of one repetition draws the same base Gaussian.
-    key = derive_key(smk.params.seed, "approximate", posterior.name, rep)
     mode = jnp.asarray(load_npz(smk.input.map)["position"])
-    clock = Stopwatch()
-    with clock.time("fit"):
-        fitted = get_method(method).fit(posterior, config, key, mode=mode)
-    with clock.time("sample"):
-        draws = jax.block_until_ready(fitted.approximation.sample(key, cfg["samples"]))
     # T counts solver steps x evaluations per step: 6 for Dopri5; a method may set its own.
     per_step = getattr(get_method(method), "EVALUATIONS_PER_STEP", cfg["evaluations_per_step"])
-    summary = summarise_draws(draws, per_step)
-    print(f"{method} at the {anchor} MAP, rep {rep}: {summary}", file=log)
-    save_npz(smk.output.npz, mode=np.asarray(mode), **{k: np.asarray(v) for k, v in draws.arrays().items()})
-    save_json(smk.output.json, sidecar("approximation", {"approximation": cfg, "model": smk.params.model},
-                                       device, clock.timings, posterior=posterior.name, anchor=anchor,
-                                       method=method, repetition=rep, seed=smk.params.seed, **summary))
+    for rep, npz, json in zip(smk.params.repetitions, smk.output.npz, smk.output.json, strict=True):
+        # Common random numbers: every method of one repetition draws the same base Gaussian.
+        key = derive_key(smk.params.seed, "approximate", posterior.name, rep)
+        clock = Stopwatch()
+        with clock.time("fit"):
+            fitted = get_method(method).fit(posterior, config, key, mode=mode)
+        with clock.time("sample"):
+            draws = jax.block_until_ready(fitted.approximation.sample(key, cfg["samples"]))
+        summary = summarise_draws(draws, per_step)
+        print(f"{method} at the {anchor} MAP, rep {rep}: {summary}", file=log)
+        save_npz(npz, mode=np.asarray(mode), **{k: np.asarray(v) for k, v in draws.arrays().items()})
+        save_json(json, sidecar("approximation", {"approximation": cfg, "model": smk.params.model},
+                                device, clock.timings, posterior=posterior.name, anchor=anchor,
+                                method=method, repetition=rep, seed=smk.params.seed, **summary))
