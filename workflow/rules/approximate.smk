@@ -5,7 +5,6 @@ rule approximate:
     input:
         data=prepared_data,
         map="results/map/{posterior}/{anchor}.npz",
-        code=method_code,
     output:
         npz="results/approximation/{posterior}/{anchor}/{method}/seed{seed}/samples.npz",
         json="results/approximation/{posterior}/{anchor}/{method}/seed{seed}/samples.json",
@@ -14,6 +13,7 @@ rule approximate:
         model=model_options,
         seed=config["seed"],
         device=config["device"],
+        code=method_code,
     log:
         "logs/approximation/{posterior}/{anchor}/{method}/seed{seed}.log",
     benchmark:

@@ -11,12 +11,12 @@ include: "bnn_classifier_common.smk"
 rule prepare_bnn_classifier:
     input:
         raw="data/raw/banana/banana.csv",
-        code=library_closure("data.banana_classification"),
     output:
         "data/prepared/bnn_classifier/{dataset}.npz",
     params:
         options=BNN_CLASSIFIER,
         seed=config["seed"],
+        code=code_digest("data.banana_classification"),
     log:
         "logs/prepare/bnn_classifier/{dataset}.log",
     benchmark:
@@ -37,8 +37,6 @@ rule prepare_bnn_classifier:
 rule bnn_classifier_map:
     input:
         data=f"data/prepared/bnn_classifier/{BNN_CLASSIFIER['dataset']}.npz",
-        code=library_closure("data.banana_classification", "networks.classifier_posterior", "metrics.fisher_spectrum",
-                             "metrics.classifier_variance", "optimize.map_estimate", "optimize.anchors"),
     output:
         npz="results/bnn_classifier/optimum{optimum}/map.npz",
         json="results/bnn_classifier/optimum{optimum}/map.json",
@@ -46,6 +44,8 @@ rule bnn_classifier_map:
         options=BNN_CLASSIFIER,
         seed=config["seed"],
         device=config["device"],
+        code=code_digest("data.banana_classification", "networks.classifier_posterior", "metrics.fisher_spectrum",
+                         "metrics.classifier_variance", "optimize.map_estimate", "optimize.anchors"),
     log:
         "logs/bnn_classifier/optimum{optimum}/map.log",
     benchmark:
@@ -68,8 +68,6 @@ rule bnn_classifier_approximate:
     input:
         data=f"data/prepared/bnn_classifier/{BNN_CLASSIFIER['dataset']}.npz",
         map="results/bnn_classifier/optimum{optimum}/map.npz",
-        code=lambda wildcards: library_closure("data.banana_classification", "networks.classifier_posterior",
-                                               "metrics.classifier_variance", f"methods.{wildcards.method}"),
     output:
         npz="results/bnn_classifier/optimum{optimum}/{method}.npz",
         json="results/bnn_classifier/optimum{optimum}/{method}.json",
@@ -77,6 +75,8 @@ rule bnn_classifier_approximate:
         options=BNN_CLASSIFIER,
         seed=config["seed"],
         device=config["device"],
+        code=lambda wildcards: code_digest("data.banana_classification", "networks.classifier_posterior",
+                                           "metrics.classifier_variance", f"methods.{wildcards.method}"),
     log:
         "logs/bnn_classifier/optimum{optimum}/{method}.log",
     benchmark:
@@ -100,13 +100,13 @@ rule bnn_classifier_approximate:
 rule report_bnn_classifier:
     input:
         unpack(bnn_classifier_report_inputs),
-        code=library_closure("report.bnn_classifier", "report.figures", "data.banana_classification"),
     output:
         variance="figures/bnn_classifier_variance.pdf",
         spectra="figures/bnn_classifier_fisher_spectra.pdf",
     params:
         optima=bnn_classifier_optima(),
         methods=BNN_CLASSIFIER_METHODS,
+        code=code_digest("report.bnn_classifier", "report.figures", "data.banana_classification"),
     log:
         "logs/report/bnn_classifier.log",
     conda:

@@ -12,7 +12,6 @@ include: "bnn_hartmann_maps_common.smk"
 rule map_optima:
     input:
         data=prepared_data,
-        code=library_closure("optimize.map_optima", "optimize.anchors", "pipeline.posteriors"),
     output:
         npz=expand("results/map/{{posterior}}/{anchor}.npz", anchor=bnn_hartmann_maps_optima()),
         json=expand("results/map/{{posterior}}/{anchor}.json", anchor=bnn_hartmann_maps_optima()),
@@ -22,6 +21,7 @@ rule map_optima:
         model=model_options,
         seed=config["seed"],
         device=config["device"],
+        code=code_digest("optimize.map_optima", "optimize.anchors", "pipeline.posteriors"),
     log:
         "logs/map/{posterior}/optima.log",
     benchmark:
@@ -42,7 +42,6 @@ rule approximate_optimum:
     input:
         data=prepared_data,
         map="results/map/{posterior}/{anchor}.npz",
-        code=method_code,
     output:
         npz="results/approximation/{posterior}/{anchor,optimum\d+}/{method}/seed{seed}/samples.npz",
         json="results/approximation/{posterior}/{anchor,optimum\d+}/{method}/seed{seed}/samples.json",
@@ -51,6 +50,7 @@ rule approximate_optimum:
         model=bnn_hartmann_maps_model,
         seed=config["seed"],
         device=config["device"],
+        code=method_code,
     log:
         "logs/approximation/{posterior}/{anchor}/{method}/seed{seed}.log",
     benchmark:
@@ -72,8 +72,6 @@ rule predict_optimum:
         data=prepared_data,
         draws="results/approximation/{posterior}/{anchor}/{method}/seed{seed}/samples.npz",
         record="results/approximation/{posterior}/{anchor}/{method}/seed{seed}/samples.json",
-        code=lambda wildcards: library_closure("networks.predictive", "metrics.predictive", f"methods.{wildcards.method}",
-                                               "pipeline.posteriors"),
     output:
         npz="results/prediction/{posterior}/{anchor,optimum\d+}/{method}/seed{seed}.npz",
         json="results/prediction/{posterior}/{anchor,optimum\d+}/{method}/seed{seed}.json",
@@ -81,6 +79,8 @@ rule predict_optimum:
         model=model_options,
         samples=BNN_HARTMANN_MAPS["samples"],
         seed=config["seed"],
+        code=lambda wildcards: code_digest("networks.predictive", "metrics.predictive", f"methods.{wildcards.method}",
+                                           "pipeline.posteriors"),
     log:
         "logs/prediction/{posterior}/{anchor}/{method}/seed{seed}.log",
     resources:
@@ -99,8 +99,6 @@ rule predict_optimum:
 rule map_robustness:
     input:
         unpack(bnn_hartmann_maps_inputs),
-        code=library_closure("metrics.map_robustness", "metrics.predictive", "networks.predictive",
-                             "pipeline.posteriors"),
     output:
         **bnn_hartmann_maps_robustness_files(),
     params:
@@ -109,6 +107,7 @@ rule map_robustness:
         optima=BNN_HARTMANN_MAPS["optima"],
         posterior=bnn_hartmann_maps_posterior(),
         model=EXPERIMENTS["bnn_hartmann"],
+        code=code_digest("metrics.map_robustness", "metrics.predictive", "networks.predictive", "pipeline.posteriors"),
     log:
         "logs/map_robustness/bnn_hartmann_maps.log",
     resources:
@@ -126,13 +125,13 @@ rule figure_bnn_hartmann_maps:
     input:
         unpack(bnn_hartmann_maps_inputs),
         **bnn_hartmann_maps_robustness_files(),
-        code=library_closure("report.bnn_map_robustness", "report.bnn_figures", "report.bnn_panels"),
     output:
         maps="figures/bnn_hartmann_maps.pdf",
         w2="figures/bnn_hartmann_map_w2.pdf",
     params:
         methods=BNN_HARTMANN_MAPS_METHODS,
         optima=BNN_HARTMANN_MAPS["optima"],
+        code=code_digest("report.bnn_map_robustness", "report.bnn_figures", "report.bnn_panels"),
     log:
         "logs/report/bnn_hartmann_maps.log",
     conda:

@@ -11,13 +11,12 @@ include: "bnn_scalability_common.smk"
 
 # Synthetic sine data of one training-set size and repetition (shared by every width).
 rule prepare_sine:
-    input:
-        code=library_closure("data.sine_regression"),
     output:
         "data/prepared/bnn_scalability/n{size}_rep{repetition}.npz",
     params:
         data=SCALABILITY["data"],
         seed=config["seed"],
+        code=code_digest("data.sine_regression"),
     log:
         "logs/prepare/bnn_scalability/n{size}_rep{repetition}.log",
     resources:
@@ -38,7 +37,6 @@ rule prepare_sine:
 rule train_scalability_network:
     input:
         data="data/prepared/bnn_scalability/n{size}_rep{repetition}.npz",
-        code=library_closure("optimize.train_network", "laplace.marginal_likelihood", "networks.mlp"),
     output:
         npz="results/bnn_scalability/network/h{width}_n{size}_rep{repetition}.npz",
         json="results/bnn_scalability/network/h{width}_n{size}_rep{repetition}.json",
@@ -48,6 +46,7 @@ rule train_scalability_network:
         marginal_likelihood=SCALABILITY["marginal_likelihood"],
         seed=config["seed"],
         device=config["device"],
+        code=code_digest("optimize.train_network", "laplace.marginal_likelihood", "networks.mlp"),
     log:
         "logs/bnn_scalability/network/h{width}_n{size}_rep{repetition}.log",
     benchmark:
@@ -73,7 +72,6 @@ rule train_scalability_network:
 rule time_bnn_scalability:
     input:
         network="results/bnn_scalability/network/h{width}_n{size}_rep{repetition}.npz",
-        code=lambda wildcards: SCALABILITY_TIMING_CODE[wildcards.method],
     output:
         "results/bnn_scalability/timing/h{width}_n{size}_rep{repetition}/{method}.json",
     params:
@@ -83,6 +81,8 @@ rule time_bnn_scalability:
         timing=SCALABILITY["timing"],
         seed=config["seed"],
         device=config["device"],
+        code=lambda wildcards: code_digest(f"methods.{wildcards.method}", "metrics.sampling_time",
+                                           "networks.network_models", "posterior"),
     log:
         "logs/bnn_scalability/timing/h{width}_n{size}_rep{repetition}/{method}.log",
     benchmark:
@@ -109,10 +109,11 @@ rule figure_bnn_scalability:
         summary="results/summary/bnn_scalability.csv",
         # The paper's example plot draws 500 training points; else the smallest configured size.
         example=f"data/prepared/bnn_scalability/n{500 if 500 in SCALABILITY['sizes'] else min(SCALABILITY['sizes'])}_rep0.npz",
-        code=library_closure("report.bnn_scalability", "report.figures", "report.tidy"),
     output:
         pdf="figures/bnn_scalability.pdf",
         png="figures/bnn_scalability.png",
+    params:
+        code=code_digest("report.bnn_scalability", "report.figures", "report.tidy"),
     log:
         "logs/report/bnn_scalability_figure.log",
     resources:

@@ -20,14 +20,6 @@ def scalability_timing_files():
 SUMMARY_RECORDS["bnn_scalability"] = scalability_timing_files
 
 
-# Library files each timing job imports, per method: computed once, not per job (the paper-scale
-# grid has 240 timing jobs and the import walk parses every module).
-SCALABILITY_TIMING_CODE = {
-    method: library_closure(f"methods.{method}", "metrics.sampling_time", "networks.network_models", "posterior")
-    for method in SCALABILITY["methods"]
-}
-
-
 def scalability_timing_mem_mb(wildcards):
     """Memory of one timing job: the batched RLA-F holds a (N x D) Jacobian and a D x D metric
     per sample of the batch (float64), plus a margin for the compiled solve."""

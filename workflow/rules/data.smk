@@ -6,8 +6,7 @@ rule download:
     params:
         mirror=config["data"]["mirror"],
         timeout_s=config["data"]["timeout_s"],
-    input:
-        code=library_closure("data.download"),
+        code=code_digest("data.download"),
     log:
         "logs/download/{file}.log",
     benchmark:
@@ -27,9 +26,10 @@ rule download:
 rule prepare_logreg:
     input:
         raw="data/raw/logreg/{dataset}.npy",
-        code=library_closure("data.logreg"),
     output:
         "data/prepared/logreg/{dataset}_{inputs}.npz",
+    params:
+        code=code_digest("data.logreg"),
     log:
         "logs/prepare/logreg/{dataset}_{inputs}.log",
     benchmark:
@@ -46,12 +46,11 @@ rule prepare_logreg:
 
 # Banana data (Yu et al. 2024, Sec. 5.2), generated exactly as the paper's code does.
 rule prepare_banana:
-    input:
-        code=library_closure("data.banana", "data.logreg"),
     output:
         "data/prepared/banana/yu2024.npz",
     params:
         banana=EXPERIMENTS["banana"],
+        code=code_digest("data.banana", "data.logreg"),
     log:
         "logs/prepare/banana/yu2024.log",
     benchmark:

@@ -5,12 +5,12 @@ rule evaluate:
         unpack(reference_files),
         samples_npz="results/approximation/{posterior}/{anchor}/{method}/seed{seed}/samples.npz",
         samples_json="results/approximation/{posterior}/{anchor}/{method}/seed{seed}/samples.json",
-        code=library_closure("metrics.wasserstein", "samplers.reference"),
     output:
         "results/evaluation/{posterior}/{anchor}/{method}/seed{seed}/metrics.json",
     params:
         wasserstein=config["evaluation"]["wasserstein"],
         distances=lambda wildcards: EXPERIMENTS[experiment_of(wildcards.posterior)]["wasserstein"],
+        code=code_digest("metrics.wasserstein", "samplers.reference"),
     log:
         "logs/evaluation/{posterior}/{anchor}/{method}/seed{seed}.log",
     benchmark:

@@ -9,13 +9,13 @@ include: "floor_common.smk"
 rule floor:
     input:
         unpack(reference_files),
-        code=library_closure(*script_modules("floor.py")),
     output:
         "results/floor/{posterior}/n{samples}/seed{seed}.json",
     params:
         wasserstein=config["evaluation"]["wasserstein"],
         distances=lambda wildcards: EXPERIMENTS[experiment_of(wildcards.posterior)]["wasserstein"],
         seed=config["seed"],
+        code=code_digest(*script_modules("floor.py")),
     wildcard_constraints:
         samples=r"\d+",
     log:

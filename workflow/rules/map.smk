@@ -3,7 +3,6 @@
 rule map:
     input:
         data=prepared_data,
-        code=library_closure("optimize.map_estimate", "optimize.anchors", "pipeline.posteriors", "whitened_target"),
     output:
         npz="results/map/{posterior}/{anchor}.npz",
         json="results/map/{posterior}/{anchor}.json",
@@ -12,6 +11,7 @@ rule map:
         model=model_options,
         seed=config["seed"],
         device=config["device"],
+        code=code_digest("optimize.map_estimate", "optimize.anchors", "pipeline.posteriors", "whitened_target"),
     log:
         "logs/map/{posterior}/{anchor}.log",
     benchmark:

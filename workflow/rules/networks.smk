@@ -9,9 +9,10 @@
 rule prepare_snelson:
     input:
         raw=snelson_raw_files,
-        code=library_closure("data.snelson"),
     output:
         "data/prepared/{bnn}/{split}.npz",
+    params:
+        code=code_digest("data.snelson"),
     log:
         "logs/prepare/{bnn}/{split}.log",
     benchmark:
@@ -34,7 +35,6 @@ rule prepare_snelson:
 rule train_network:
     input:
         data=network_training_inputs,
-        code=library_closure("optimize.train_network", "laplace.marginal_likelihood", "pipeline.network_posteriors"),
     output:
         npz="results/network/{posterior}.npz",
         json="results/network/{posterior}.json",
@@ -42,6 +42,7 @@ rule train_network:
         model=model_options,
         seed=config["seed"],
         device=config["device"],
+        code=code_digest("optimize.train_network", "laplace.marginal_likelihood", "pipeline.network_posteriors"),
     log:
         "logs/network/{posterior}.log",
     benchmark:
@@ -64,8 +65,6 @@ rule predict_network:
         data=prepared_data,
         draws="results/approximation/{posterior}/{anchor}/{method}/seed{seed}/samples.npz",
         record="results/approximation/{posterior}/{anchor}/{method}/seed{seed}/samples.json",
-        code=lambda wildcards: library_closure("networks.predictive", "metrics.predictive", f"methods.{wildcards.method}",
-                                               "pipeline.posteriors"),
     output:
         npz="results/prediction/{posterior}/{anchor}/{method}/seed{seed}.npz",
         json="results/prediction/{posterior}/{anchor}/{method}/seed{seed}.json",
@@ -73,6 +72,8 @@ rule predict_network:
         model=model_options,
         samples=lambda wildcards: approximation_settings(wildcards)["samples"],
         seed=config["seed"],
+        code=lambda wildcards: code_digest("networks.predictive", "metrics.predictive", f"methods.{wildcards.method}",
+                                           "pipeline.posteriors"),
     log:
         "logs/prediction/{posterior}/{anchor}/{method}/seed{seed}.log",
     resources:
@@ -92,7 +93,6 @@ rule predict_network_reference:
         data=prepared_data,
         draws="results/reference/{posterior}/nuts.npz",
         record="results/reference/{posterior}/nuts.json",
-        code=library_closure("networks.predictive", "metrics.predictive", "pipeline.posteriors"),
     output:
         npz="results/prediction/{posterior}/nuts.npz",
         json="results/prediction/{posterior}/nuts.json",
@@ -100,6 +100,7 @@ rule predict_network_reference:
         model=model_options,
         samples=lambda wildcards: {**config["approximation"], **EXPERIMENTS[experiment_of(wildcards.posterior)].get("approximation", {})}["samples"],
         seed=config["seed"],
+        code=code_digest("networks.predictive", "metrics.predictive", "pipeline.posteriors"),
     log:
         "logs/prediction/{posterior}/nuts.log",
     resources:
@@ -119,9 +120,10 @@ rule evaluate_pushforward:
         run="results/prediction/{posterior}/{anchor}/{method}/seed{seed}.npz",
         record="results/prediction/{posterior}/{anchor}/{method}/seed{seed}.json",
         reference="results/prediction/{posterior}/nuts.npz",
-        code=library_closure("metrics.predictive"),
     output:
         "results/pushforward/{posterior}/{anchor}/{method}/seed{seed}.json",
+    params:
+        code=code_digest("metrics.predictive"),
     log:
         "logs/pushforward/{posterior}/{anchor}/{method}/seed{seed}.log",
     resources:
@@ -140,7 +142,6 @@ rule figure_bnn_yu:
     input:
         unpack(bnn_figure_inputs("bnn_yu", lambda w: f"complete_{w.scaling}")),
         unpack(bnn_figure_inputs("bnn_yu", lambda w: f"gap_{w.scaling}")),
-        code=library_closure("report.bnn_figures"),
     output:
         main="figures/bnn_yu_{scaling}.pdf",
         ela="figures/bnn_yu_{scaling}_ela.pdf",
@@ -148,6 +149,7 @@ rule figure_bnn_yu:
     params:
         options=EXPERIMENTS["bnn_yu"],
         seeds=list(repetition_seeds()),
+        code=code_digest("report.bnn_figures"),
     log:
         "logs/report/bnn_yu_{scaling}_figures.log",
     wildcard_constraints:
@@ -163,12 +165,12 @@ rule figure_bnn_yu:
 rule figure_bnn_bergamin:
     input:
         unpack(bnn_figure_inputs("bnn_bergamin", lambda w: w.split)),
-        code=library_closure("report.bnn_figures"),
     output:
         samples="figures/bnn_bergamin_{split}.pdf",
         predictive="figures/bnn_bergamin_{split}_predictive.pdf",
     params:
         options=EXPERIMENTS["bnn_bergamin"],
+        code=code_digest("report.bnn_figures"),
     log:
         "logs/report/bnn_bergamin_{split}.log",
     wildcard_constraints:
@@ -185,11 +187,11 @@ rule figure_bnn_hartmann:
     input:
         unpack(bnn_figure_inputs("bnn_hartmann", lambda w: w.split)),
         map=lambda wildcards: f"results/map/{wildcards.split}-{EXPERIMENTS['bnn_hartmann']['models'][0]}/euclidean.npz",
-        code=library_closure("report.bnn_figures"),
     output:
         figure="figures/bnn_hartmann_{split}.pdf",
     params:
         options=EXPERIMENTS["bnn_hartmann"],
+        code=code_digest("report.bnn_figures"),
     log:
         "logs/report/bnn_hartmann_{split}.log",
     wildcard_constraints:

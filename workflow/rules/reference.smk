@@ -4,7 +4,6 @@ rule reference:
     input:
         data=prepared_data,
         map="results/map/{posterior}/euclidean.npz",
-        code=library_closure("samplers.nuts", "samplers.reference", "pipeline.posteriors", "whitened_target"),
     output:
         npz=maybe_protected("results/reference/{posterior}/nuts.npz"),
         json=maybe_protected("results/reference/{posterior}/nuts.json"),
@@ -13,6 +12,7 @@ rule reference:
         model=model_options,
         seed=config["seed"],
         device=config["device"],
+        code=code_digest("samplers.nuts", "samplers.reference", "pipeline.posteriors", "whitened_target"),
     log:
         "logs/reference/{posterior}.log",
     benchmark:
@@ -30,8 +30,6 @@ rule reference:
 
 # Exact i.i.d. draws of a closed-form target (Yu et al. 2024: Gaussian, squiggle, funnel).
 rule exact_reference:
-    input:
-        code=library_closure("targets", "samplers.reference", "pipeline.posteriors"),
     output:
         npz="results/reference/{posterior}/exact.npz",
         json="results/reference/{posterior}/exact.json",
@@ -39,6 +37,7 @@ rule exact_reference:
         draws=config["reference"]["exact_draws"],
         model=model_options,
         seed=config["seed"],
+        code=code_digest("targets", "samplers.reference", "pipeline.posteriors"),
     log:
         "logs/reference/{posterior}.exact.log",
     benchmark:

@@ -2,9 +2,10 @@
 rule summarise:
     input:
         results=summary_inputs,
-        code=library_closure("report.tidy"),
     output:
         "results/summary/{experiment}.csv",
+    params:
+        code=code_digest("report.tidy"),
     log:
         "logs/report/summarise_{experiment}.log",
     benchmark:
@@ -22,9 +23,10 @@ rule summarise:
 rule summarise_all:
     input:
         summaries=expand("results/summary/{experiment}.csv", experiment=SUMMARISED_EXPERIMENTS),
-        code=library_closure("report.tidy"),
     output:
         "results/summary/all.csv",
+    params:
+        code=code_digest("report.tidy"),
     log:
         "logs/report/summarise_all.log",
     resources:
@@ -43,13 +45,13 @@ rule table:
         summaries=lambda wildcards: table_summaries(TABLES[wildcards.table]),
         paper=lambda wildcards: table_paper_files(TABLES[wildcards.table]),
         spec=TABLES_FILE,
-        code=library_closure("report.tables", "report.paper_values"),
     output:
         tex="tables/{table}.tex",
         md="tables/{table}.md",
         csv="tables/{table}.csv",
     params:
         scale=lambda wildcards: scale(),
+        code=code_digest("report.tables", "report.paper_values"),
     log:
         "logs/report/table_{table}.log",
     resources:
@@ -71,11 +73,11 @@ rule reproduction_report:
                                         for p in table_paper_files(TABLES[t])}),
         deviations=lambda wildcards: str(REPO / "workflow" / "resources" / REPORTS[wildcards.report]["deviations"]),
         spec=TABLES_FILE,
-        code=library_closure("report.reproduction_report", "report.paper_values"),
     output:
         "reports/{report}_reproduction.md",
     params:
         scale=lambda wildcards: scale(),
+        code=code_digest("report.reproduction_report", "report.paper_values"),
     log:
         "logs/report/reproduction_report_{report}.log",
     resources:
@@ -92,10 +94,11 @@ rule figure_logreg:
     input:
         cells="tables/yu2024_table2.csv",
         spec=TABLES_FILE,
-        code=library_closure("report.figures"),
     output:
         pdf=report("figures/logreg.pdf", caption="../report/logreg.rst", category="Logistic regression"),
         png="figures/logreg.png",
+    params:
+        code=code_digest("report.figures"),
     log:
         "logs/report/figure_logreg.log",
     benchmark:
@@ -115,12 +118,13 @@ rule figure_gaussian:
         summary="results/summary/gaussian.csv",
         samples=lambda wildcards: first_seed_samples("d2-gaussian", EXPERIMENTS["gaussian"]["anchors"][:1],
                                                      ["ela", "rla_b"]),
-        code=library_closure("report.gaussian_figures", "report.figures"),
     output:
         marginals_pdf="figures/gaussian_2d.pdf",
         marginals_png="figures/gaussian_2d.png",
         bias_pdf="figures/gaussian_bias_vs_dimension.pdf",
         bias_png="figures/gaussian_bias_vs_dimension.png",
+    params:
+        code=code_digest("report.gaussian_figures", "report.figures"),
     log:
         "logs/report/figure_gaussian.log",
     benchmark:
@@ -142,8 +146,6 @@ rule figure_target_samples:
         samples=lambda wildcards: first_seed_samples(
             wildcards.posterior, EXPERIMENTS[experiment_of(wildcards.posterior)]["anchors"],
             posterior_methods(wildcards.posterior)),
-        code=library_closure("report.sample_panels", "report.figures",
-                             "pipeline.posteriors"),
     output:
         pdf="figures/samples_{posterior}.pdf",
         png="figures/samples_{posterior}.png",
@@ -151,6 +153,7 @@ rule figure_target_samples:
         model=model_options,
         anchors=lambda wildcards: EXPERIMENTS[experiment_of(wildcards.posterior)]["anchors"],
         methods=lambda wildcards: posterior_methods(wildcards.posterior),
+        code=code_digest("report.sample_panels", "report.figures", "pipeline.posteriors"),
     log:
         "logs/report/figure_samples_{posterior}.log",
     benchmark:
@@ -172,8 +175,6 @@ rule figure_banana:
         hausdorff_map="results/map/yu2024-banana/hausdorff.npz",
         euclidean_samples="results/approximation/yu2024-banana/euclidean/rla_f/seed0/samples.npz",
         hausdorff_samples="results/approximation/yu2024-banana/hausdorff/rla_f/seed0/samples.npz",
-        code=library_closure("report.banana_figures", "report.figures", "pipeline.posteriors",
-                             "methods.rla_f"),
     output:
         metric_pdf="figures/banana_metric.pdf",
         metric_png="figures/banana_metric.png",
@@ -183,6 +184,7 @@ rule figure_banana:
         model=EXPERIMENTS["banana"],
         approximation=method_settings("rla_f"),
         seed=config["seed"],
+        code=code_digest("report.banana_figures", "report.figures", "pipeline.posteriors", "methods.rla_f"),
     log:
         "logs/report/figure_banana.log",
     benchmark:
@@ -200,10 +202,11 @@ rule figure_banana:
 rule figure_leaderboard:
     input:
         cells="tables/leaderboard.csv",
-        code=library_closure("report.leaderboard_figure", "report.figures"),
     output:
         pdf="figures/leaderboard.pdf",
         png="figures/leaderboard.png",
+    params:
+        code=code_digest("report.leaderboard_figure", "report.figures"),
     log:
         "logs/report/figure_leaderboard.log",
     resources:

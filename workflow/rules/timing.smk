@@ -4,8 +4,6 @@ rule time_sampling:
     input:
         data=prepared_data,
         map="results/map/{posterior}/euclidean.npz",
-        code=lambda wildcards: library_closure(f"methods.{wildcards.method}", "pipeline.posteriors",
-                                               "metrics.sampling_time"),
     output:
         "results/timing/{posterior}/{method}.json",
     params:
@@ -14,6 +12,8 @@ rule time_sampling:
         model=model_options,
         seed=config["seed"],
         device=config["device"],
+        code=lambda wildcards: code_digest(f"methods.{wildcards.method}", "pipeline.posteriors",
+                                           "metrics.sampling_time"),
     log:
         "logs/timing/{posterior}/{method}.log",
     benchmark:

@@ -5,12 +5,12 @@
 rule prepare_glm:
     input:
         raw="data/raw/logreg/{dataset}.npy",
-        code=library_closure("data.glm_subsets", "data.logreg", "random"),
     output:
         "data/prepared/glm/{dataset}_{kind}.npz",
     params:
         glm=GLM,
         seed=config["seed"],
+        code=code_digest("data.glm_subsets", "data.logreg", "random"),
     wildcard_constraints:
         kind="regression|gp",
     log:
@@ -28,13 +28,12 @@ rule prepare_glm:
 
 
 rule prepare_synthetic:
-    input:
-        code=library_closure("data.synthetic_regression", "random"),
     output:
         "data/prepared/synthetic/n{n}_{model}.npz",
     params:
         synthetic=EXPERIMENTS["synthetic"],
         seed=config["seed"],
+        code=code_digest("data.synthetic_regression", "random"),
     wildcard_constraints:
         n=r"\d+",
         model="synthbern|synthpois",
@@ -55,12 +54,12 @@ rule prepare_synthetic:
 rule prepare_usps:
     input:
         raw="data/raw/usps/zip.train.gz",
-        code=library_closure("data.usps", "random"),
     output:
         f"data/prepared/usps/{usps_posterior().split('-')[0]}.npz",
     params:
         usps=EXPERIMENTS["usps"],
         seed=config["seed"],
+        code=code_digest("data.usps", "random"),
     log:
         "logs/prepare/usps.log",
     benchmark:
@@ -78,11 +77,11 @@ rule prepare_usps:
 rule prepare_growth:
     input:
         raw=hartmann_data_file,
-        code=library_closure("data.logistic_growth"),
     output:
         "data/prepared/growth/sharp2022.npz",
     params:
         file=EXPERIMENTS["growth"]["file"],
+        code=code_digest("data.logistic_growth"),
     log:
         "logs/prepare/growth.log",
     benchmark:
@@ -98,13 +97,12 @@ rule prepare_growth:
 
 
 rule prepare_lingauss:
-    input:
-        code=library_closure("data.linear_gaussian", "random"),
     output:
         "data/prepared/lingauss/hartmann.npz",
     params:
         lingauss=EXPERIMENTS["lingauss"],
         seed=config["seed"],
+        code=code_digest("data.linear_gaussian", "random"),
     log:
         "logs/prepare/lingauss.log",
     benchmark:
@@ -124,8 +122,6 @@ rule time_wg:
     input:
         data=prepared_data,
         map="results/map/{posterior}/euclidean.npz",
-        code=library_closure("metrics.sampling_time", "samplers.nuts", "pipeline.posteriors", "whitened_target",
-                             *[f"methods.{m}" for m in WG_TIMING["methods"]]),
     output:
         "results/timing_wg/{posterior}.json",
     params:
@@ -135,6 +131,8 @@ rule time_wg:
         model=model_options,
         seed=config["seed"],
         device=config["device"],
+        code=code_digest("metrics.sampling_time", "samplers.nuts", "pipeline.posteriors", "whitened_target",
+                         *[f"methods.{m}" for m in WG_TIMING["methods"]]),
     log:
         "logs/timing_wg/{posterior}.log",
     benchmark:
@@ -155,8 +153,6 @@ rule contour_grids:
     input:
         unpack(lambda wildcards: contour_inputs(synthetic_posteriors if wildcards.figure == "synthetic"
                                                 else shape_posteriors)(wildcards)),
-        code=library_closure("metrics.contour_grids", "methods.wg", "methods.ela", "pipeline.posteriors",
-                             "report.wg_contours"),
     output:
         "results/figure_data/wg_{figure}.npz",
     params:
@@ -164,6 +160,8 @@ rule contour_grids:
         options=lambda wildcards: {p: EXPERIMENTS[experiment_of(p)] for p in
                                    (synthetic_posteriors() if wildcards.figure == "synthetic" else shape_posteriors())},
         approximation={"ela": method_settings("ela"), "wg": method_settings("wg")},
+        code=code_digest("metrics.contour_grids", "methods.wg", "methods.ela", "pipeline.posteriors",
+                         "report.wg_contours"),
     wildcard_constraints:
         figure="synthetic|shapes",
     log:
@@ -183,10 +181,11 @@ rule contour_grids:
 rule figure_wg_contours:
     input:
         grids="results/figure_data/wg_{figure}.npz",
-        code=library_closure("report.wg_contours", "metrics.contour_grids"),
     output:
         pdf="figures/wg_{figure}.pdf",
         png="figures/wg_{figure}.png",
+    params:
+        code=code_digest("report.wg_contours", "metrics.contour_grids"),
     wildcard_constraints:
         figure="synthetic|shapes",
     log:
@@ -210,12 +209,12 @@ rule figure_wg_scatter:
         la=lambda wildcards: f"results/approximation/{scatter_posterior(wildcards.figure)}/euclidean/ela/seed0/samples.npz",
         reference=lambda wildcards: f"results/reference/{scatter_posterior(wildcards.figure)}/nuts.npz",
         summary=lambda wildcards: f"results/summary/{experiment_of(scatter_posterior(wildcards.figure))}.csv",
-        code=library_closure("report.wg_scatter", "report.tidy"),
     output:
         pdf="figures/wg_{figure}.pdf",
         png="figures/wg_{figure}.png",
     params:
         posterior=lambda wildcards: scatter_posterior(wildcards.figure),
+        code=code_digest("report.wg_scatter", "report.tidy"),
     wildcard_constraints:
         figure="usps|growth",
     log:
