@@ -1,4 +1,5 @@
-# Approximations: one job per posterior x anchor x method x repetition, batched over samples.
+# Approximations: one job per posterior x anchor x method, covering every repetition (seed0 ..
+# seed{n-1}: common.smk `per_repetition`), batched over samples.
 # The anchor fixes the tangent precision: Hessian at the Euclidean MAP, Fisher at the
 # Hausdorff MAP (Yu et al. 2024, Sec. 4.3.1).
 rule approximate:
@@ -6,18 +7,19 @@ rule approximate:
         data=prepared_data,
         map="results/map/{posterior}/{anchor}.npz",
     output:
-        npz="results/approximation/{posterior}/{anchor}/{method}/seed{seed}/samples.npz",
-        json="results/approximation/{posterior}/{anchor}/{method}/seed{seed}/samples.json",
+        npz=per_repetition("results/approximation/{posterior}/{anchor}/{method}/seed{seed}/samples.npz"),
+        json=per_repetition("results/approximation/{posterior}/{anchor}/{method}/seed{seed}/samples.json"),
     params:
         approximation=approximation_settings,
         model=model_options,
         seed=config["seed"],
         device=config["device"],
+        repetitions=list(repetition_seeds()),
         code=method_code,
     log:
-        "logs/approximation/{posterior}/{anchor}/{method}/seed{seed}.log",
+        "logs/approximation/{posterior}/{anchor}/{method}.log",
     benchmark:
-        "logs/benchmarks/approximation/{posterior}/{anchor}/{method}/seed{seed}.tsv"
+        "logs/benchmarks/approximation/{posterior}/{anchor}/{method}.tsv"
     resources:
         mem_mb=4000,
         runtime=120,

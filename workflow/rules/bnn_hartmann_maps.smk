@@ -43,18 +43,21 @@ rule approximate_optimum:
         data=prepared_data,
         map="results/map/{posterior}/{anchor}.npz",
     output:
-        npz="results/approximation/{posterior}/{anchor,optimum\d+}/{method}/seed{seed}/samples.npz",
-        json="results/approximation/{posterior}/{anchor,optimum\d+}/{method}/seed{seed}/samples.json",
+        npz=per_repetition("results/approximation/{posterior}/{anchor}/{method}/seed{seed}/samples.npz"),
+        json=per_repetition("results/approximation/{posterior}/{anchor}/{method}/seed{seed}/samples.json"),
     params:
         approximation=bnn_hartmann_maps_approximation,
         model=bnn_hartmann_maps_model,
         seed=config["seed"],
         device=config["device"],
+        repetitions=list(repetition_seeds()),
         code=method_code,
     log:
-        "logs/approximation/{posterior}/{anchor}/{method}/seed{seed}.log",
+        "logs/approximation/{posterior}/{anchor}/{method}.log",
     benchmark:
-        "logs/benchmarks/approximation/{posterior}/{anchor}/{method}/seed{seed}.tsv"
+        "logs/benchmarks/approximation/{posterior}/{anchor}/{method}.tsv"
+    wildcard_constraints:
+        anchor=r"optimum\d+",
     resources:
         mem_mb=4000,
         runtime=120,

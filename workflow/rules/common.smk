@@ -667,6 +667,13 @@ def repetition_seeds():
     return range(config["approximation"]["repetitions"])
 
 
+def per_repetition(pattern):
+    """`pattern` for every repetition, its `{seed}` filled in and its other wildcards kept: the
+    files of one job that covers all repetitions (approximations, evaluations), which shares the
+    start-up, the posterior and the compiled solvers between them."""
+    return expand(pattern, seed=repetition_seeds(), allow_missing=True)
+
+
 def prediction_files(posterior, methods=None):
     """Per-repetition prediction files of a network posterior's methods, and the NUTS one."""
     options = EXPERIMENTS[experiment_of(posterior)]

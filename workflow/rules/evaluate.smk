@@ -1,20 +1,21 @@
 # Evaluation: exact W1 (POT emd2) and/or the 1-D W1 of the first coordinate against a
-# reference that passed its checks (NUTS) or is exact.
+# reference that passed its checks (NUTS) or is exact; one job per posterior x anchor x method,
+# covering every repetition (as its approximation job).
 rule evaluate:
     input:
         unpack(reference_files),
-        samples_npz="results/approximation/{posterior}/{anchor}/{method}/seed{seed}/samples.npz",
-        samples_json="results/approximation/{posterior}/{anchor}/{method}/seed{seed}/samples.json",
+        samples_npz=per_repetition("results/approximation/{posterior}/{anchor}/{method}/seed{seed}/samples.npz"),
+        samples_json=per_repetition("results/approximation/{posterior}/{anchor}/{method}/seed{seed}/samples.json"),
     output:
-        "results/evaluation/{posterior}/{anchor}/{method}/seed{seed}/metrics.json",
+        metrics=per_repetition("results/evaluation/{posterior}/{anchor}/{method}/seed{seed}/metrics.json"),
     params:
         wasserstein=config["evaluation"]["wasserstein"],
         distances=lambda wildcards: EXPERIMENTS[experiment_of(wildcards.posterior)]["wasserstein"],
         code=code_digest("metrics.wasserstein", "samplers.reference"),
     log:
-        "logs/evaluation/{posterior}/{anchor}/{method}/seed{seed}.log",
+        "logs/evaluation/{posterior}/{anchor}/{method}.log",
     benchmark:
-        "logs/benchmarks/evaluation/{posterior}/{anchor}/{method}/seed{seed}.tsv"
+        "logs/benchmarks/evaluation/{posterior}/{anchor}/{method}.tsv"
     resources:
         mem_mb=wasserstein_mem_mb,
         runtime=120,

@@ -1,4 +1,4 @@
-"""Monte Carlo floor of one posterior's distances at one sample count, one repetition.
+"""Monte Carlo floor of one posterior's distances at one sample count, every repetition.
 
 The distances configured for the posterior's experiment, between two disjoint random parts of
 its (checked or exact) reference: n draws against the other R - n, or R/2 against R/2 when
@@ -21,17 +21,19 @@ FIELDS = {"full": "wasserstein1", "first_coordinate": "wasserstein1_first", "w2"
 with logged_to(smk.log[0]) as log:
     require_passing(load_json(smk.input.reference_json), smk.input.reference_json)
     reference = load_npz(smk.input.reference_npz)["draws"]
-    posterior, n, repetition = smk.wildcards.posterior, int(smk.wildcards.samples), int(smk.wildcards.seed)
-    distances, clock = list(smk.params.distances), Stopwatch()
-    with clock.time("floor"):
-        floor = monte_carlo_floor(reference, n, derive_key(smk.params.seed, "floor", posterior, repetition),
-                                  distances, num_iter_max=smk.params.wasserstein["num_iter_max"])
-    print(f"floor {floor.values} between {floor.size_a} and {floor.size_b} of {reference.shape[0]} reference draws "
-          f"(evaluation sample count {n})", file=log)
-    save_json(smk.output[0], sidecar(
-        "floor", {"evaluation": smk.params.wasserstein, "distances": distances, "seed": smk.params.seed},
-        "cpu", clock.timings,
-        posterior=posterior, method=FLOOR_METHOD, repetition=repetition, n_samples=n, n_failed=0,
-        size_a=floor.size_a, size_b=floor.size_b,
-        n_reference=int(reference.shape[0]),
-        **{field: floor.values.get(name) for name, field in FIELDS.items()}))
+    posterior, n = smk.wildcards.posterior, int(smk.wildcards.samples)
+    distances = list(smk.params.distances)
+    for repetition, output in zip(smk.params.repetitions, smk.output.floors, strict=True):
+        clock = Stopwatch()
+        with clock.time("floor"):
+            floor = monte_carlo_floor(reference, n, derive_key(smk.params.seed, "floor", posterior, repetition),
+                                      distances, num_iter_max=smk.params.wasserstein["num_iter_max"])
+        print(f"rep {repetition}: floor {floor.values} between {floor.size_a} and {floor.size_b} of "
+              f"{reference.shape[0]} reference draws (evaluation sample count {n})", file=log)
+        save_json(output, sidecar(
+            "floor", {"evaluation": smk.params.wasserstein, "distances": distances, "seed": smk.params.seed},
+            "cpu", clock.timings,
+            posterior=posterior, method=FLOOR_METHOD, repetition=repetition, n_samples=n, n_failed=0,
+            size_a=floor.size_a, size_b=floor.size_b,
+            n_reference=int(reference.shape[0]),
+            **{field: floor.values.get(name) for name, field in FIELDS.items()}))
