@@ -627,9 +627,8 @@ def test_editing_a_method_reruns_exactly_its_jobs_and_what_is_downstream(settled
     """Editing methods/<method>.py plans exactly the jobs whose code digest (``params: code``,
     over the library files the rule imports) it changes, and everything downstream of them, as
     the DAG's inputs say; no data, MAP or reference job; every approximation, prediction and
-    timing of a method that imports the module at run time is among the jobs whose code
-    changed, and the approximations rerun are exactly those. The edit is undone (text and
-    mtime) afterwards."""
+    timing of a method that imports the module at run time is planned, and the approximations
+    rerun are exactly those methods'. The edit is undone (text and mtime) afterwards."""
     work, dag = settled_run
     rules, inputs = dag.rule, dag.inputs
     module = work / "src/geobayes/methods" / f"{method}.py"
