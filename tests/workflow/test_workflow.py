@@ -486,22 +486,68 @@ def tiny_methods() -> list[str]:
     return sorted(m for m in methods if (REPO / "src/geobayes/methods" / f"{m}.py").is_file())
 
 
-def dry_run_plan(cwd: Path, *args: str, configfile: str = "config/tiny.yaml") -> dict[str, str]:
-    """Output file -> rule of every job that ``snakemake -n`` of the tiny config plans."""
+class DryRun(NamedTuple):
+    """The jobs that ``snakemake -n`` plans, keyed by output file."""
+
+    plan: dict[str, str]  # output -> rule
+    reason: dict[str, str]  # output -> the job's `reason:` line
+
+
+def dry_run(cwd: Path, *args: str, configfile: str = "config/tiny.yaml") -> DryRun:
+    """Every job that ``snakemake -n`` of the tiny config plans, with its reason."""
     result = run_snakemake("-n", "--configfile", configfile, *args, cwd=cwd)
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
-    plan = {}
+    plan, reason = {}, {}
     for rule, body in re.findall(r"^(?:local)?rule (\w+):\n((?:[ \t]+.*\n?)*)", result.stdout, re.M):
         outputs = re.search(r"^\s+output: (.*)$", body, re.M)
-        plan.update({path: rule for path in (outputs.group(1).split(", ") if outputs else [])})
-    return plan
+        why = re.search(r"^\s+reason: (.*)$", body, re.M)
+        for path in outputs.group(1).split(", ") if outputs else []:
+            plan[path], reason[path] = rule, why.group(1) if why else ""
+    return DryRun(plan, reason)
+
+
+def dry_run_plan(cwd: Path, *args: str, configfile: str = "config/tiny.yaml") -> dict[str, str]:
+    """Output file -> rule of every job that ``snakemake -n`` of the tiny config plans."""
+    return dry_run(cwd, *args, configfile=configfile).plan
+
+
+#: A job's reason when its parameters changed; only_old / only_new are the reprs that differ.
+PARAMS_CHANGED = re.compile(r"Params have changed since last execution: Union of exclusive params before and now "
+                            r"across all output: before: (?P<old>.*?) now: (?P<new>.*?) ?(?:;|$)")
+#: The `code` parameter of every rule: a 16-hex-digit digest of its library closure (``code_digest``).
+CODE_DIGEST = re.compile(r"'[0-9a-f]{16}'")
+
+
+def code_changed(run: DryRun) -> set[str]:
+    """Outputs planned because their job's library code changed: the reason names a changed
+    parameter, and every parameter that changed is a code digest (nothing else was edited)."""
+    changed = set()
+    for path, reason in run.reason.items():
+        match = PARAMS_CHANGED.search(reason)
+        if match:
+            for side in ("old", "new"):
+                assert all(CODE_DIGEST.fullmatch(p) for p in match.group(side).split(",")), (path, reason)
+            changed.add(path)
+    return changed
+
+
+def edited(module: Path, cwd: Path, *args: str) -> DryRun:
+    """The tiny config's dry run with a blank line appended to ``module``; the text and the
+    mtime are restored afterwards, so the edit leaves nothing for later tests."""
+    text, stat = module.read_text(), module.stat()
+    try:
+        module.write_text(text + "\n")
+        return dry_run(cwd, *args)
+    finally:
+        module.write_text(text)
+        os.utime(module, ns=(stat.st_atime_ns, stat.st_mtime_ns))
 
 
 class Dag(NamedTuple):
     """The tiny DAG as ``snakemake --detailed-summary`` lists it, keyed by output file."""
 
     rule: dict[str, str]  # output -> rule
-    inputs: dict[str, frozenset[str]]  # output -> input files (library modules by absolute path)
+    inputs: dict[str, frozenset[str]]  # output -> input files (other outputs, raw data)
     job: dict[str, tuple]  # output -> its job (rule, log, inputs): a job's outputs share it
 
 
@@ -555,6 +601,11 @@ def runtime_imports(*modules: str) -> set[str]:
     return seen
 
 
+#: Rules with one job per method whose library closure holds the method's module itself.
+DIRECT_METHOD_RULES = ("approximate", "approximate_optimum", "predict_network", "predict_optimum", "time_sampling",
+                       "bnn_classifier_approximate", "time_bnn_scalability")
+
+
 def approximation_method(path: str) -> str:
     """Method of results/approximation/<posterior>/<anchor>/<method>/seed<k>/samples.*."""
     return path.split("/")[4]
@@ -573,31 +624,57 @@ def settled_run(tiny_run, tmp_path_factory):
 
 @pytest.mark.parametrize("method", tiny_methods())
 def test_editing_a_method_reruns_exactly_its_jobs_and_what_is_downstream(settled_run, method):
-    """Editing methods/<method>.py plans exactly the jobs that read it (its approximations, and
-    any report drawing from the fitted method) and everything downstream of them, as the DAG's
-    inputs say; no data, MAP or reference job; and the approximations rerun are those of the
-    methods that import the module at run time. The edit is undone (text and mtime) afterwards."""
+    """Editing methods/<method>.py plans exactly the jobs whose code digest (``params: code``,
+    over the library files the rule imports) it changes, and everything downstream of them, as
+    the DAG's inputs say; no data, MAP or reference job; every approximation, prediction and
+    timing of a method that imports the module at run time is planned, and the approximations
+    rerun are exactly those methods'. The edit is undone (text and mtime) afterwards."""
     work, dag = settled_run
     rules, inputs = dag.rule, dag.inputs
     module = work / "src/geobayes/methods" / f"{method}.py"
-    text, stat = module.read_text(), module.stat()
-    try:
-        module.write_text(text + "\n")
-        plan = dry_run_plan(work)
-    finally:
-        module.write_text(text)
-        os.utime(module, ns=(stat.st_atime_ns, stat.st_mtime_ns))
-    expected = downstream(inputs, {str(module)})
-    assert set(plan) == expected, (sorted(set(plan) - expected), sorted(expected - set(plan)))
+    run = edited(module, work)
+    plan, direct = run.plan, code_changed(run)
+    expected = direct | downstream(inputs, direct)
+    assert direct and set(plan) == expected, (sorted(set(plan) - expected), sorted(expected - set(plan)))
     assert not {r for r in plan.values() if UPSTREAM_RULES.fullmatch(r)}, sorted(set(plan.values()))
     rerun = {approximation_method(p) for p, r in plan.items() if r == "approximate"}
     dag_methods = {approximation_method(p) for p, r in rules.items() if r == "approximate"}
     importing = {m for m in dag_methods
                  if f"geobayes.methods.{method}" in runtime_imports(f"geobayes.methods.{m}", "geobayes.pipeline.posteriors")}
     assert method in rerun and rerun == importing, (rerun, importing)
+    # Independent of the digests: a job named after an importing method (its path has a part
+    # <method> or <method>.<ext>) reads that method's module itself, so it reruns. (Snakemake
+    # compares parameters only of jobs whose inputs are unchanged, so a job downstream of a
+    # rerun approximation gives that as its reason.)
+    named = {p for p, r in rules.items() if r in DIRECT_METHOD_RULES
+             and {Path(part).stem for part in p.split("/")} & importing}
+    assert named <= set(plan), sorted(named - set(plan))
     assert set(plan.values()) <= set(rules.values())
     jobs = Counter(job[0] for job in {dag.job[p] for p in plan})
     print(f"edit {method}.py -> {dict(sorted(jobs.items()))}; approximations of {sorted(rerun)}")
+
+
+def test_editing_a_shared_module_reruns_all_its_users(settled_run):
+    """Editing pipeline/posteriors.py (every posterior is built through it) reruns every MAP,
+    reference, approximation and timing job and what is downstream, no download or data
+    preparation; the MAPs and exact references rerun because their own code changed. A mere
+    ``touch`` of the module (mtime only, same bytes) plans nothing."""
+    work, dag = settled_run
+    rules, inputs = dag.rule, dag.inputs
+    module = work / "src/geobayes/pipeline/posteriors.py"
+    run = edited(module, work)
+    direct = code_changed(run)
+    users = {p for p, r in rules.items() if r in ("map", "reference", "exact_reference", "approximate", "time_sampling")}
+    assert users and users <= set(run.plan), sorted(users - set(run.plan))
+    assert {p for p in users if rules[p] in ("map", "exact_reference")} <= direct  # they read no other output
+    assert set(run.plan) == direct | downstream(inputs, direct)
+    assert not {r for r in run.plan.values() if r == "download" or r.startswith("prepare_")}
+    stat = module.stat()
+    try:
+        os.utime(module)  # now: newer than every output
+        assert dry_run_plan(work) == {}
+    finally:
+        os.utime(module, ns=(stat.st_atime_ns, stat.st_mtime_ns))
 
 
 def test_forcerun_approximate_reruns_every_approximation_and_downstream(settled_run):

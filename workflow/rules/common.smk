@@ -282,7 +282,7 @@ def _file_digest(path, mtime_ns, size):
 
 
 def code_digest(*roots):
-    """Content digest of `library_closure(*roots)` (a rule parameter, ``params: code=...``).
+    """Content digest of `library_closure(*roots)`, each rule's ``code`` parameter.
 
     SHA-256 over each file's path relative to the repository and its bytes, in sorted order,
     as 16 hex digits. Snakemake reruns a job whose parameters changed, so editing a module
@@ -375,8 +375,9 @@ def script_modules(script):
 
 
 def method_code(wildcards):
-    """`code_digest` of one approximation job (rule parameter): the method's module and what
-    workflow/scripts/approximate.py imports (posterior builder, anchors' precision, I/O, keys)."""
+    """`code_digest` of one approximation job, over the method's module and what
+    workflow/scripts/approximate.py imports (posterior builder, anchors' precision, I/O, keys)
+    (rule parameter)."""
     return code_digest(f"methods.{wildcards.method}", *script_modules("approximate.py"))
 
 
