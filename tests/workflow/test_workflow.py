@@ -347,8 +347,9 @@ def test_dag_and_library_agree_on_the_closed_form_targets(config_file):
 
 
 def planned_outputs(stdout: str) -> set[str]:
-    """Output files of the jobs a dry-run plans."""
-    return set(re.findall(r"output: (\S+)", stdout))
+    """Output files of the jobs a dry-run plans (every output of a job: one job writes each
+    repetition's files)."""
+    return {path for line in re.findall(r"output: (.+)", stdout) for path in line.split(", ")}
 
 
 def test_rerun_after_editing_wg_touches_only_its_jobs(tiny_run):
