@@ -81,3 +81,19 @@ def test_every_prepare_data_set_is_registered_and_reregistering_differently_fail
         assert "X" in dataset_spec(name).arrays and "y" in dataset_spec(name).arrays, name
     with pytest.raises(ValueError, match="registered twice"):
         register_dataset("snelson", ("X",))
+
+
+def test_reading_a_prepared_file_imports_no_heavy_library(tmp_path):
+    """`dataset_spec` imports every data module (to find the registrations); none of them may import
+    SciPy's statistics, scikit-learn or JAX at module level, or every job that reads prepared data
+    pays for them (seconds each)."""
+    import subprocess
+    import sys
+
+    path = tmp_path / "prepared.npz"
+    save_prepared(path, "logreg", {"X": np.ones((3, 2)), "y": np.array([0.0, 1.0, 1.0]), "feature_mean": np.zeros(2),
+                                   "feature_std": np.ones(2), "standardised": np.array(True)})
+    probe = (f"import sys\nfrom geobayes.data.prepared import load_prepared\nload_prepared({str(path)!r})\n"
+             "print(' '.join(m for m in ('scipy.stats', 'sklearn', 'jax', 'pandas') if m in sys.modules))")
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert result.stdout.split() == []

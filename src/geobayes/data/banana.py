@@ -5,7 +5,6 @@ from __future__ import annotations
 import math
 
 import numpy as np
-import scipy.stats
 
 from geobayes.data.logreg import PreparedData
 from geobayes.data.prepared import register_dataset
@@ -60,6 +59,8 @@ def generate_banana_data(
             "banana data: theta1 must be finite and theta2_squared finite and >= 0, got "
             f"theta1={theta1!r}, theta2_squared={theta2_squared!r}"
         )
+    import scipy.stats  # here, not at module level: every prepared-data reader imports this module
+
     n = int(n)
     ys = scipy.stats.norm.rvs(
         loc=theta1 + theta2_squared,

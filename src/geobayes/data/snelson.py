@@ -41,7 +41,6 @@ from collections.abc import Mapping
 from pathlib import Path
 
 import numpy as np
-from sklearn.model_selection import train_test_split
 
 from geobayes.data.prepared import register_dataset
 from geobayes.io import load_npz
@@ -223,6 +222,9 @@ def bergamin2023_split(files: Files, *, between: bool = False) -> dict[str, np.n
         inside = (GAP_INTERVAL[0] <= x) & (x <= GAP_INTERVAL[1])
         train_index, test_index = index[~inside], index[inside]
     else:
+        # scikit-learn here, not at module level: every prepared-data reader imports this module
+        from sklearn.model_selection import train_test_split
+
         train_index, test_index = train_test_split(index, test_size=0.25, random_state=230)
     return _split(x[train_index], y[train_index], x[test_index], y[test_index],
                   train_index=train_index, test_index=test_index)
