@@ -7,10 +7,10 @@ a floor reads like an evaluation of an exact sampler; a distance not configured 
 """
 
 from geobayes.io import load_json, load_npz, save_json
+from geobayes.methods.labels import FLOOR_METHOD
 from geobayes.metrics.monte_carlo_floor import monte_carlo_floor
 from geobayes.pipeline.step import Stopwatch, logged_to, sidecar
 from geobayes.random import derive_key
-from geobayes.report.tidy import FLOOR_METHOD
 from geobayes.samplers.reference import require_passing
 
 smk = snakemake  # noqa: F821

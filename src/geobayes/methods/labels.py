@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-__all__ = ["METHOD_LABELS", "method_label"]
+__all__ = ["FLOOR_METHOD", "METHOD_LABELS", "method_label"]
+
+#: Method name of the Monte Carlo floor rows (a reference against itself), beside the methods'
+#: names; the floor job and the results layer (``geobayes.report.tidy``) read it from here.
+FLOOR_METHOD = "floor"
 
 #: Registry name -> label as the papers print it (Yu et al. 2024; Bergamin et al. 2023;
 #: Hartmann et al. 2026); ``floor`` is the Monte Carlo floor of a reference against itself.

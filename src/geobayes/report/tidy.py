@@ -26,6 +26,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from geobayes.methods import labels
+
 __all__ = ["KEY_COLUMNS", "TIDY_COLUMNS", "STAGE_METRICS", "PER_METHOD", "tidy_rows", "tidy_frame", "load_tidy",
            "wide", "aggregate"]
 
@@ -86,8 +88,9 @@ STAGE_METRICS: Mapping[str, Mapping[str, str]] = {
 #: Sidecar key holding one record per method measured in the same process.
 PER_METHOD = "per_method"
 
-#: Method name of the Monte Carlo floor rows (a reference against itself).
-FLOOR_METHOD = "floor"
+#: Method name of the Monte Carlo floor rows (defined beside the method labels, so the floor job
+#: names its rows without importing pandas).
+FLOOR_METHOD = labels.FLOOR_METHOD
 
 
 def _key(record: Mapping, name: str, default):
