@@ -44,8 +44,9 @@ def seconds(code: str, src: Path) -> float:
     """Wall time of ``python -c code`` in a fresh interpreter importing geobayes from ``src``."""
     env = {**os.environ, "PYTHONPATH": str(src)}
     start = time.perf_counter()
-    subprocess.run([sys.executable, "-c", code], check=True, cwd=REPO, env=env)
-    return time.perf_counter() - start
+    result = subprocess.run([sys.executable, "-c", code], cwd=REPO, env=env, capture_output=True)
+    # NaN where the imports fail, e.g. a script importing a name the baseline library lacks.
+    return time.perf_counter() - start if result.returncode == 0 else float("nan")
 
 
 def main() -> None:
@@ -66,6 +67,7 @@ def main() -> None:
             for label, src in sources.items():
                 times[label][name].append(seconds(code, src))
     medians = {label: {name: statistics.median(t) for name, t in by_case.items()} for label, by_case in times.items()}
+    # (a NaN sample makes the median NaN: that script could not import there)
     now = medians["now"]
     for name, median in now.items():
         line = f"{name:32s} median {median:6.2f} s  (over import jax {median - now['<import jax>']:+6.2f} s)"

@@ -213,7 +213,7 @@ def test_tiny_run_produces_tables_and_figure(tiny_run):
                  "tables/yu2024_table1.tex", "tables/yu2024_squiggle_evaluations.tex", "tables/leaderboard.tex",
                  "figures/leaderboard.pdf", "results/summary/all.csv",
                  "figures/gaussian_2d.pdf", "figures/gaussian_bias_vs_dimension.pdf",
-                 "figures/samples_hartmann-squiggle.pdf", "figures/samples_neal-funnel.pdf",
+                 "figures/samples_easy-squiggle.pdf", "figures/samples_neal-funnel.pdf",
                  "figures/samples_yu2024-banana.pdf", "figures/banana_metric.pdf",
                  "figures/banana_map_anchors.pdf", "reports/yu2024_reproduction.md"):
         assert (tiny_run / name).stat().st_size > 0, name
@@ -273,7 +273,7 @@ def test_tiny_run_banana_anchors_and_exact_references(tiny_run):
     hausdorff = np.load(tiny_run / "results/map/yu2024-banana/hausdorff.npz")["position"]
     assert euclidean["converged"]
     assert abs(hausdorff[1]) < 1e-4  # the Hausdorff MAP lies on the symmetry axis theta_2 = 0
-    exact = load_json(tiny_run / "results/reference/hartmann-squiggle/exact.json")
+    exact = load_json(tiny_run / "results/reference/easy-squiggle/exact.json")
     assert exact["method"] == "exact" and exact["passed"]
     banana = load_tidy(tiny_run / "results/summary/banana.csv")
     assert set(banana.loc[banana["method"] != "floor", "anchor"]) == {"euclidean", "hausdorff"}
@@ -362,11 +362,11 @@ def test_rerun_after_editing_wg_touches_only_its_jobs(tiny_run):
     module.write_text(module.read_text() + "\n")
     added = planned_outputs(run_snakemake("-n", "--configfile", "config/tiny.yaml", cwd=tiny_run).stdout) - before
     approximations = sorted(p.rstrip(",") for p in added if p.startswith("results/approximation/"))
-    # WG runs at tiny scale: the Hartmann squiggle, funnel, 2 GLM posteriors, 2 synthetic,
+    # WG runs at tiny scale: squiggles easy + hartmann, funnel, 2 GLM posteriors, 2 synthetic,
     # USPS, growth, Rosenbrock, Gaussian linear model
     # + the 142-parameter network of Hartmann et al.'s Fig. 5, and at each of its App. D optima
     optima = yaml.safe_load((tiny_run / "config" / "tiny.yaml").read_text())["bnn_hartmann_maps"]["optima"]
-    assert len([p for p in approximations if p.endswith(".npz")]) == 11 + optima, approximations
+    assert len([p for p in approximations if p.endswith(".npz")]) == 12 + optima, approximations
     assert all("/wg/" in p for p in approximations), approximations
     # WG timings of synthetic x 2, growth, Rosenbrock, linear model
     assert len([p for p in added if p.startswith("results/timing_wg/")]) == 5
