@@ -43,19 +43,21 @@ rule approximate_optimum:
         data=prepared_data,
         map="results/map/{posterior}/{anchor}.npz",
     output:
-        npz=per_repetition("results/approximation/{posterior}/{anchor}/{method}/seed{seed}/samples.npz"),
-        json=per_repetition("results/approximation/{posterior}/{anchor}/{method}/seed{seed}/samples.json"),
+        # The figures read one repetition per optimum (seed0): one job per requested repetition,
+        # as one-element lists, the form approximate.py reads.
+        npz=["results/approximation/{posterior}/{anchor}/{method}/seed{seed}/samples.npz"],
+        json=["results/approximation/{posterior}/{anchor}/{method}/seed{seed}/samples.json"],
     params:
         approximation=bnn_hartmann_maps_approximation,
         model=bnn_hartmann_maps_model,
         seed=config["seed"],
         device=config["device"],
-        repetitions=list(repetition_seeds()),
+        repetitions=lambda wildcards: [int(wildcards.seed)],
         code=method_code,
     log:
-        "logs/approximation/{posterior}/{anchor}/{method}.log",
+        "logs/approximation/{posterior}/{anchor}/{method}/seed{seed}.log",
     benchmark:
-        "logs/benchmarks/approximation/{posterior}/{anchor}/{method}.tsv"
+        "logs/benchmarks/approximation/{posterior}/{anchor}/{method}/seed{seed}.tsv"
     wildcard_constraints:
         anchor=r"optimum\d+",
     resources:
