@@ -145,6 +145,8 @@ def main(argv=None) -> int:
                "per_batch_step_s": wall / max(int(steps.max()), 1), "load_average": os.getloadavg()}
         rows.append(row)
         print(f"{label}: {row}", flush=True)
+        save_json(output, {"provenance": provenance(), "args": {k: str(v) for k, v in vars(args).items()},
+                           "case": args.case, "dim": int(mode.shape[0]), "rows": rows, "complete": False})
 
     baseline = rows[0]
     base_points, base_ok = points[baseline["solver"]]
@@ -162,7 +164,7 @@ def main(argv=None) -> int:
     for row in rows:
         print("| " + " | ".join(f"{row[k]:.3g}" if isinstance(row[k], float) else str(row[k]) for k in header) + " |")
     save_json(output, {"provenance": provenance(), "args": {k: str(v) for k, v in vars(args).items()},
-                       "case": args.case, "dim": int(mode.shape[0]), "rows": rows})
+                       "case": args.case, "dim": int(mode.shape[0]), "rows": rows, "complete": True})
     print(f"wrote {output}")
     return 0
 
