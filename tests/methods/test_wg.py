@@ -435,10 +435,26 @@ def test_newton_solver_gives_the_levenberg_marquardt_draws():
     assert int(jnp.max(newton.num_steps)) < 20  # Newton converges in a few steps (Corollary 1)
 
 
-def test_step_cap_reports_failures_instead_of_raising():
+@pytest.mark.parametrize("name", ["growth", "berngp"])
+def test_matrix_free_solver_gives_the_levenberg_marquardt_draws(name):
+    """levenberg_marquardt_lsmr (LSMR steps from JVPs/VJPs, no Jacobian) inverts the log map of a
+    real posterior (the non-affine growth model, the 8-dimensional latent GP) to the same points."""
+    approx, lm, velocities = _glm_draws(name)
+    _, free, _ = _glm_draws(name, "levenberg_marquardt_lsmr")
+    np.testing.assert_array_equal(lm.result_code, 0)
+    np.testing.assert_array_equal(free.result_code, 0)
+    assert bool(jnp.all(free.successful))
+    assert float(jnp.max(free.residual)) < 1e-6
+    np.testing.assert_allclose(jax.jit(jax.vmap(approx.log_map))(free.theta), velocities, rtol=0, atol=1e-6)
+    np.testing.assert_allclose(free.theta, lm.theta, rtol=0, atol=1e-7)
+
+
+@pytest.mark.parametrize("solver", ["levenberg_marquardt", "levenberg_marquardt_lsmr"])
+def test_step_cap_reports_failures_instead_of_raising(solver):
     posterior, theta_hat = _posterior_and_map("poisreg")
     key = jax.random.PRNGKey(8)
-    approx = wg.fit(posterior, wg.Config.from_mapping(_config(max_steps=1)), key, mode=theta_hat).approximation
+    config = wg.Config.from_mapping(_config(max_steps=1, solver=solver))
+    approx = wg.fit(posterior, config, key, mode=theta_hat).approximation
     draws = approx.sample(key, 50)
     codes = np.asarray(draws.result_code)
     assert np.all(codes != 0), codes
@@ -485,10 +501,11 @@ class _Fold(Target):
         return None
 
 
-def test_converged_solve_at_a_non_preimage_is_a_residual_failure():
+@pytest.mark.parametrize("solver", ["levenberg_marquardt", "levenberg_marquardt_lsmr"])
+def test_converged_solve_at_a_non_preimage_is_a_residual_failure(solver):
     target = _Fold()
     key = jax.random.PRNGKey(0)
-    approx = wg.fit(target, wg.Config.from_mapping(_config()), key, mode=jnp.ones(1)).approximation
+    approx = wg.fit(target, wg.Config.from_mapping(_config(solver=solver)), key, mode=jnp.ones(1)).approximation
     n = 200
     draws = approx.sample(key, n)
     v = np.asarray(approx.tangent.sample_velocities(key, n))[:, 0]
@@ -539,6 +556,7 @@ def test_target_without_contrast_description_is_rejected_by_name():
     ({"residual_tol": 0.0}, "approximation.wrapped_gaussian.residual_tol"),
     ({"residual_tol": float("nan")}, "approximation.wrapped_gaussian.residual_tol"),
     ({"max_steps": 0}, "approximation.wrapped_gaussian.max_steps"),
+    ({"inner_max_steps": 0}, "approximation.wrapped_gaussian.inner_max_steps"),
 ])
 def test_exp_map_settings_reject_bad_values_naming_the_config_key(overrides, key):
     with pytest.raises(ValueError, match=key.replace(".", r"\.")):

@@ -13,6 +13,7 @@ from typing import NamedTuple
 import equinox as eqx
 import jax
 import jax.numpy as jnp
+import lineax as lx
 import optimistix as optx
 
 from geobayes.batching import Schedule, scheduled_map
@@ -30,6 +31,7 @@ class LeastSquaresSolver(str, Enum):
 
     AUTO = "auto"
     LEVENBERG_MARQUARDT = "levenberg_marquardt"
+    LEVENBERG_MARQUARDT_LSMR = "levenberg_marquardt_lsmr"
     NEWTON = "newton"
     BFGS = "bfgs"
 
@@ -55,12 +57,20 @@ class ExpMapSettings(eqx.Module):
         ``bfgs`` minimises ``|Log(theta) - V|^2 / 2`` with gradients only, as Hartmann et al.
         (2026), Sec. 5.3.2 do for the 142-parameter network, where a D-column Jacobian per
         Levenberg-Marquardt step costs ~30x more (and did not converge in 2,000 steps).
+        ``levenberg_marquardt_lsmr`` is Levenberg-Marquardt without a Jacobian: each damped
+        Gauss-Newton step is solved by at most ``inner_max_steps`` LSMR iterations, each one
+        Jacobian-vector and one vector-Jacobian product of the residual (:class:`TruncatedSolve`).
+        On the networks it does not beat ``bfgs``: there ``Log`` is not onto, a minimiser with a
+        non-zero residual has a singular Jacobian, and Gauss-Newton steps crawl there
+        (benchmarks/bench_wg_network.py).
     rtol, atol
         Optimistix tolerances.
     max_steps
         Iteration cap per sample.
     residual_tol
         A converged sample counts as successful only if ``|Log(theta) - V|_inf`` is below it.
+    inner_max_steps
+        LSMR iterations per step of ``levenberg_marquardt_lsmr`` (ignored by the other solvers).
 
     Built from a config slice by :func:`geobayes.settings.from_mapping`.
     """
@@ -72,14 +82,16 @@ class ExpMapSettings(eqx.Module):
     atol: float = eqx.field(default=1e-8, static=True)
     max_steps: int = eqx.field(default=256, static=True)
     residual_tol: float = eqx.field(default=1e-6, static=True)
+    inner_max_steps: int = eqx.field(default=20, static=True)
 
     def __check_init__(self):
         for name in ("rtol", "atol", "residual_tol"):
             if not getattr(self, name) > 0:
                 raise ValueError(f"approximation.wrapped_gaussian.{name} must be > 0, got {getattr(self, name)}")
-        if not (isinstance(self.max_steps, int) and self.max_steps >= 1):
-            raise ValueError(f"approximation.wrapped_gaussian.max_steps must be an integer >= 1, "
-                             f"got {self.max_steps!r}")
+        for name in ("max_steps", "inner_max_steps"):
+            value = getattr(self, name)
+            if not (isinstance(value, int) and value >= 1):
+                raise ValueError(f"approximation.wrapped_gaussian.{name} must be an integer >= 1, got {value!r}")
 
     def resolve(self, target) -> ExpMapSettings:
         """These settings with ``auto`` replaced by ``newton`` if ``target.affine_embedding``
@@ -88,7 +100,35 @@ class ExpMapSettings(eqx.Module):
             return self
         solver = "newton" if getattr(target, "affine_embedding", False) else "levenberg_marquardt"
         return ExpMapSettings(solver=solver, rtol=self.rtol, atol=self.atol, max_steps=self.max_steps,
-                              residual_tol=self.residual_tol)
+                              residual_tol=self.residual_tol, inner_max_steps=self.inner_max_steps)
+
+
+class TruncatedSolve(lx.AbstractLinearSolver):
+    """An iterative Lineax solver whose stop at its step cap (or condition-number limit) is a
+    truncated step, not a failure: inexact Gauss-Newton. Levenberg-Marquardt's trust region
+    accepts or rejects the step on the decrease it gives, so an inexact step is safe; without
+    this, one capped inner solve would end the whole least-squares solve with a failure code.
+    Other failures (breakdown, non-finite values) pass through.
+    """
+
+    inner: lx.AbstractLinearSolver
+
+    def init(self, operator, options):
+        return self.inner.init(operator, options)
+
+    def compute(self, state, vector, options):
+        solution, result, stats = self.inner.compute(state, vector, options)
+        truncated = (result == lx.RESULTS.max_steps_reached) | (result == lx.RESULTS.conlim)
+        return solution, lx.RESULTS.where(truncated, lx.RESULTS.successful, result), stats
+
+    def transpose(self, state, options):
+        return self.inner.transpose(state, options)
+
+    def conj(self, state, options):
+        return self.inner.conj(state, options)
+
+    def assume_full_rank(self):
+        return self.inner.assume_full_rank()
 
 
 class ExpMapResult(NamedTuple):
@@ -123,6 +163,11 @@ def approximate_exponential_map(
         solver = optx.Newton(rtol=settings.rtol, atol=settings.atol)
     elif settings.solver == "bfgs":
         solver = optx.BFGS(rtol=settings.rtol, atol=settings.atol)
+    elif settings.solver == "levenberg_marquardt_lsmr":
+        # Matrix-free: Optimistix linearises the residual (jax.linearize), LSMR solves the damped
+        # least-squares step [J; sqrt(lambda) I] d = [r; 0] with products J u and J^T w only.
+        inner = lx.LSMR(rtol=settings.rtol, atol=settings.atol, max_steps=settings.inner_max_steps)
+        solver = optx.LevenbergMarquardt(rtol=settings.rtol, atol=settings.atol, linear_solver=TruncatedSolve(inner))
     else:
         solver = optx.LevenbergMarquardt(rtol=settings.rtol, atol=settings.atol)
 
