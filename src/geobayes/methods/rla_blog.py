@@ -37,7 +37,7 @@ LOG_MAP_FAILURE_OFFSET = 100
 
 
 class LogExpLaplace(eqx.Module):
-    """``theta = Exp_{M, m}(Log_{calP, m}(m + thetabar))``, ``thetabar ~ N(0, P^{-1})``.
+    r"""``theta = Exp_{M, m}(Log_{calP, m}(m + thetabar))``, ``thetabar ~ N(0, P^{-1})``.
 
     Yu et al. (2024), Sec. 4.1 and Algorithm 2. ``calP`` (the paper's :math:`\mathcal P`) is
     the manifold of the Monge metric of the Laplace Gaussian ``N(m, P^{-1})``

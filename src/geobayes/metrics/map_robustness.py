@@ -1,4 +1,4 @@
-"""Robustness of a predictive to the MAP estimate: Hartmann et al. (2026), App. D, Figs. 6-7.
+r"""Robustness of a predictive to the MAP estimate: Hartmann et al. (2026), App. D, Figs. 6-7.
 
 Five random initialisations (a)-(e) of the 142-parameter regression network on Snelson's data
 end at five optima; each anchors a Laplace (LA) and a wrapped-Gaussian (WG) approximation whose
