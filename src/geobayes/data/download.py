@@ -234,16 +234,18 @@ def fetch(
                     sha, size = _copy_stream(handle, target, entry.bytes)
             else:
                 sha, size = _download(entry, target, timeout)
-        if sha != entry.sha256 or size != entry.bytes:
-            raise ChecksumMismatchError(
-                entry.file,
-                expected_sha256=entry.sha256,
-                actual_sha256=sha,
-                expected_bytes=entry.bytes,
-                actual_bytes=size,
-                source=source,
-            )
+        require_registered_digest(entry, sha, size, source)
     return destination
+
+
+def require_registered_digest(entry: DataFile, sha: str, size: int, source: str, *, fix: str | None = None,
+                              read_whole: bool = False) -> None:
+    """Raise :class:`ChecksumMismatchError` (naming ``source``, both digests and sizes and ``fix``)
+    unless ``sha`` and ``size`` are the registry's for ``entry``."""
+    if sha != entry.sha256 or size != entry.bytes:
+        raise ChecksumMismatchError(entry.file, expected_sha256=entry.sha256, actual_sha256=sha,
+                                    expected_bytes=entry.bytes, actual_bytes=size, source=source, fix=fix,
+                                    read_whole=read_whole)
 
 
 def _reason(error: DataError, entry: DataFile) -> str:

@@ -12,8 +12,8 @@ import functools
 import os
 from pathlib import Path
 
-from geobayes.data.download import sha256_file
-from geobayes.data.errors import MIRROR_CONFIG_KEY, MIRROR_ENV_VAR, ChecksumMismatchError, DataSourceError
+from geobayes.data.download import require_registered_digest, sha256_file
+from geobayes.data.errors import MIRROR_CONFIG_KEY, MIRROR_ENV_VAR, DataSourceError
 from geobayes.data.registry import DataFile, get_file, load_registry
 
 __all__ = ["registered_name", "verified"]
@@ -106,15 +106,5 @@ def verified(path: str | os.PathLike[str], file: str | None = None) -> Path:
             f"({MIRROR_ENV_VAR} or the config key {MIRROR_CONFIG_KEY}) or {entry.url}"
         )
     sha, size = _digest(os.path.realpath(local), stat.st_ino, stat.st_size, stat.st_mtime_ns)
-    if sha != entry.sha256 or size != entry.bytes:
-        raise ChecksumMismatchError(
-            entry.file,
-            expected_sha256=entry.sha256,
-            actual_sha256=sha,
-            expected_bytes=entry.bytes,
-            actual_bytes=size,
-            source=local,
-            fix=_fix(entry, local),
-            read_whole=True,
-        )
+    require_registered_digest(entry, sha, size, local, fix=_fix(entry, local), read_whole=True)
     return Path(path)
