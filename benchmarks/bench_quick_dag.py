@@ -4,9 +4,13 @@ Runs ``snakemake --cores N --configfile config/quick.yaml`` in a fresh copy of t
 and library (so the repository's own results are untouched), then reports the total wall
 time and the per-rule wall times read from Snakemake's benchmark files
 (``logs/benchmarks/<rule>/...tsv``): total, median and max per rule, and the share of the
-total per rule. Writes ``benchmarks/results/quick_dag.json``.
+total per rule. Writes ``benchmarks/results/quick_dag.json``. ``--source`` runs another checkout
+(e.g. a ``git worktree`` of an older commit, for a before/after table: run both at once with
+``--cores 1`` each so that they share the machine alike) and ``--target`` limits the run to some
+targets of the DAG.
 
-Usage: ``.venv/bin/python benchmarks/bench_quick_dag.py [--cores 2] [--config config/quick.yaml]``
+Usage: ``.venv/bin/python benchmarks/bench_quick_dag.py [--cores 2] [--config config/quick.yaml]
+[--source DIR] [--target tables/yu2024_table2.tex ...]``
 """
 
 from __future__ import annotations
@@ -43,20 +47,24 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cores", type=int, default=2)
     parser.add_argument("--config", default="config/quick.yaml")
+    parser.add_argument("--source", type=Path, default=REPO, help="checkout whose workflow and library run")
+    parser.add_argument("--target", action="append", default=[], help="a target file (repeatable); default: all")
     parser.add_argument("--output", default=str(REPO / "benchmarks" / "results" / "quick_dag.json"))
     args = parser.parse_args()
+    source = args.source.resolve()
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
-        for part in ("workflow", "config", "src"):
-            shutil.copytree(REPO / part, work / part, symlinks=True,
+        for part in ("workflow", "config", "src", "profiles"):
+            shutil.copytree(source / part, work / part, symlinks=True,
                             ignore=shutil.ignore_patterns("__pycache__"))
         for name in ("Snakefile", "environment.yml"):
-            shutil.copy(REPO / name, work / name)
+            shutil.copy(source / name, work / name)
         env = dict(os.environ)
         env.setdefault("GEOBAYES_DATA_MIRROR", str((REPO / ".." / "shared" / "data").resolve()))
         snakemake = str(Path(sys.executable).with_name("snakemake"))
         start = time.perf_counter()
-        subprocess.run([snakemake, "--cores", str(args.cores), "--configfile", args.config, "--quiet"],
+        env["PYTHONPATH"] = str(work / "src")  # the copied library, not the venv's editable install
+        subprocess.run([snakemake, *args.target, "--cores", str(args.cores), "--configfile", args.config, "--quiet"],
                        cwd=work, env=env, check=True)
         wall = time.perf_counter() - start
         rules = rule_times(work)
@@ -66,7 +74,8 @@ def main() -> None:
         print(f"{rule:18s} jobs {stats['jobs']:4d}  total {stats['total_s']:8.1f} s  "
               f"median {stats['median_s']:6.1f} s  max {stats['max_s']:7.1f} s")
     print(f"wall time {wall:.1f} s on {args.cores} cores ({busy:.1f} s of job time)")
-    save_json(args.output, {"config": args.config, "cores": args.cores, "wall_s": wall,
+    save_json(args.output, {"config": args.config, "cores": args.cores, "wall_s": wall, "source": str(source),
+                            "targets": args.target,
                             "job_time_s": busy, "rules": rules, "provenance": provenance()})
 
 
