@@ -13,9 +13,12 @@ from __future__ import annotations
 import importlib
 from collections.abc import Mapping
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from geobayes.methods.registry import GENERAL_METHOD_NAMES, METHOD_NAMES, REGISTRY, MethodEntry
+
+if TYPE_CHECKING:  # also the workflow's static import walk (code digests) sees the dependency
+    from geobayes.methods.base import ApproximateDraws, FitResult, checked_mode, sample_count, summarise_draws
 
 #: Names re-exported from :mod:`geobayes.methods.base`, which imports JAX: loaded on first use
 #: (PEP 562), so that the labels and the registry (the report jobs' only use of this package)
