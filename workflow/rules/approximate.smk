@@ -22,7 +22,7 @@ rule approximate:
         "logs/benchmarks/approximation/{posterior}/{anchor}/{method}.tsv"
     resources:
         mem_mb=4000,
-        runtime=120,
+        runtime=120 * len(repetition_seeds()),  # minutes: 120 per repetition, all in one job
         **gpu_resources(),
     threads: 1
     conda:

@@ -18,7 +18,7 @@ rule evaluate:
         "logs/benchmarks/evaluation/{posterior}/{anchor}/{method}.tsv"
     resources:
         mem_mb=wasserstein_mem_mb,
-        runtime=120,
+        runtime=120 * len(repetition_seeds()),  # minutes: 120 per repetition, all in one job
     threads: 1
     conda:
         ENV

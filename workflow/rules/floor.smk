@@ -26,7 +26,7 @@ rule floor:
         "logs/benchmarks/floor/{posterior}/n{samples}.tsv"
     resources:
         mem_mb=floor_mem_mb,
-        runtime=120,
+        runtime=120 * len(repetition_seeds()),  # minutes: 120 per repetition, all in one job
     threads: 1
     conda:
         ENV
