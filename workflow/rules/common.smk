@@ -1,10 +1,7 @@
 # Shared helpers of the geobayes rules: target lists, wildcard constraints and the library
 # modules each step depends on. No science here: the logic lives in src/geobayes.
 
-import ast
 import csv
-import functools
-import hashlib
 import os
 import re
 
@@ -231,73 +228,7 @@ def download_patterns():
     return registry_files() + unavailable
 
 
-def _module_file(module):
-    """File of a geobayes module name (package -> its __init__.py), or None."""
-    relative = Path(*module.split(".")[1:])
-    if not relative.parts:
-        return LIBRARY / "__init__.py"
-    for candidate in (LIBRARY / relative.with_suffix(".py"), LIBRARY / relative / "__init__.py"):
-        if candidate.is_file():
-            return candidate
-    return None
-
-
-@functools.cache
-def _imported_modules(path):
-    """geobayes module names one file imports (parsed once per Snakemake run); ``from m import a``
-    gives ``m`` and ``m.a``, since ``a`` may be a submodule."""
-    names = []
-    for node in ast.walk(ast.parse(Path(path).read_text())):
-        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("geobayes"):
-            names.append(node.module)
-            names.extend(f"{node.module}.{a.name}" for a in node.names)
-        elif isinstance(node, ast.Import):
-            names.extend(a.name for a in node.names if a.name.startswith("geobayes."))
-    return tuple(names)
-
-
-@functools.cache
-def _closure(roots):
-    seen, stack = set(), [_module_file(f"geobayes.{root}") for root in roots]
-    while stack:
-        path = stack.pop()
-        if path is None or path in seen:
-            continue
-        seen.add(path)
-        stack.extend(_module_file(name) for name in _imported_modules(path))
-    return tuple(sorted(seen))
-
-
-def library_closure(*roots):
-    """The library files that the given root modules import, transitively (static, via ast),
-    sorted. Memoised: the DAG asks for the same closures hundreds of times, and parsing them
-    again each time was most of a dry run's time."""
-    return _closure(tuple(sorted(set(roots))))
-
-
-@functools.cache
-def _file_digest(path, mtime_ns, size):
-    """SHA-256 of one file's bytes, memoised per (path, mtime, size): read once per run."""
-    return hashlib.sha256(Path(path).read_bytes()).digest()
-
-
-def code_digest(*roots):
-    """Content digest of `library_closure(*roots)`, each rule's ``code`` parameter.
-
-    SHA-256 over each file's path relative to the repository and its bytes, in sorted order,
-    as 16 hex digits. Snakemake reruns a job whose parameters changed, so editing a module
-    reruns exactly the jobs whose closure holds it (Snakemake does not notice edits inside an
-    imported package otherwise), while a mere ``touch``, a checkout that leaves the bytes as
-    they were, or moving the clone reruns nothing. (The closure used to be the rules' inputs:
-    about 40 absolute paths printed in every job block and stat-ed at every scheduling pass.)
-    Each file is read once per (mtime, size) in a run.
-    """
-    digest = hashlib.sha256()
-    for path in library_closure(*roots):
-        stat = path.stat()
-        digest.update(path.relative_to(REPO).as_posix().encode() + b"\0")
-        digest.update(_file_digest(path, stat.st_mtime_ns, stat.st_size))
-    return digest.hexdigest()[:16]
+include: "code_digest.smk"
 
 
 def posterior_data_file(posterior):
@@ -364,21 +295,6 @@ def timing_settings(wildcards):
     does not use (it draws `timing`'s counts): a sample count changed by `method_samples` reruns
     the approximations, not the timings (rule parameter)."""
     return {k: v for k, v in approximation_settings(wildcards).items() if k not in ("samples", "repetitions")}
-
-
-@functools.cache
-def script_modules(script):
-    """The geobayes modules (names relative to the package) that workflow/scripts/<script> imports."""
-    names = _imported_modules(REPO / "workflow" / "scripts" / script)
-    return tuple(sorted({name.removeprefix("geobayes.") for name in names
-                         if name.startswith("geobayes.") and _module_file(name) is not None}))
-
-
-def method_code(wildcards):
-    """`code_digest` of one approximation job, over the method's module and what
-    workflow/scripts/approximate.py imports (posterior builder, anchors' precision, I/O, keys)
-    (rule parameter)."""
-    return code_digest(f"methods.{wildcards.method}", *script_modules("approximate.py"))
 
 
 def nuts_settings(posterior):
