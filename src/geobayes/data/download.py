@@ -31,18 +31,8 @@ from geobayes.data.errors import (
 from geobayes.data.registry import DataFile
 from geobayes.io import atomic_path
 
-__all__ = [
-    "MIRROR_ENV_VAR",
-    "MIRROR_CONFIG_KEY",
-    "DataError",
-    "DataSourceError",
-    "ChecksumMismatchError",
-    "DataNotFoundError",
-    "resolve_mirror",
-    "sha256_file",
-    "fetch",
-    "obtain",
-]
+# The error types live in geobayes.data.errors (and are exported by geobayes.data).
+__all__ = ["resolve_mirror", "sha256_file", "fetch", "obtain", "require_registered_digest"]
 
 _CHUNK = 1 << 16
 
