@@ -125,6 +125,17 @@ def test_provenance_fields():
     json.dumps(record)  # JSON-ready as is
 
 
+def test_provenance_of_a_job_without_jax_neither_imports_jax_nor_records_a_backend():
+    """An evaluation, floor, table or figure job never imports JAX; recording the sidecar's
+    provenance must not import it either (about 2 s of such a job)."""
+    import subprocess
+    import sys
+
+    probe = "import sys\nfrom geobayes.io import provenance\nr = provenance()\nprint('jax' in sys.modules, r['jax_backend'])"
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert result.stdout.split() == ["False", "None"]
+
+
 def test_load_npz_names_missing_required_arrays(tmp_path):
     from geobayes.io import load_npz, save_npz
 

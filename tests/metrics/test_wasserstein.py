@@ -77,12 +77,12 @@ def _modules_after(code: str, env: dict | None = None) -> set[str]:
     return set(result.stdout.split())
 
 
-def test_distances_do_not_import_the_torch_backend_of_pot():
-    # torch is installed (the laplace-torch peer) and costs seconds per evaluation job to import.
+def test_distances_do_not_import_the_torch_or_jax_backends_of_pot():
+    # torch (installed for the laplace-torch peer) and JAX cost seconds per evaluation job to import.
     code = ("import numpy as np\nfrom geobayes.metrics import wasserstein1, wasserstein1_1d\n"
             "x = np.arange(6.0).reshape(3, 2)\nwasserstein1(x, x + 1.0, num_iter_max=1e6)\nwasserstein1_1d(x[:, 0], x[:, 1])")
     loaded = _modules_after(code)
-    assert "ot" in loaded and "torch" not in loaded
+    assert "ot" in loaded and "torch" not in loaded and "jax" not in loaded
     # scikit-learn (imported by ot.lowrank when it can) is hidden while POT loads ...
     assert "sklearn" not in loaded
 
