@@ -1,11 +1,11 @@
 """JAX's persistent compilation cache (config `compilation_cache`): same draws, compiled once.
 
 Three fresh processes draw RLA-F samples on the squiggle (a non-trivial geodesic solve): without
-a cache, filling an empty cache, and reading the filled cache. The draws must be bit-identical,
-the second must write entries and the third must add none (every executable came from the cache).
-A posterior's name is a static field, but it never enters the compiled program: a process drawing
-from an equal-shaped target of another name reads every executable from the cache too, so data
-sets of equal shapes (a data set's raw and standardised inputs) compile once per run.
+a cache, filling an empty cache, and reading the filled cache under another posterior name. The
+draws must be bit-identical, the second must write entries and the third must add none (every
+executable came from the cache). A posterior's name is a static field, but it never enters the
+compiled program, so data sets of equal shapes (a data set's raw and standardised inputs)
+compile once per run; and a run that reads under a new name reads under the same name too.
 """
 
 import os
@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 DRAW = """
 import sys
@@ -44,23 +45,28 @@ def entries(cache: Path) -> set[str]:
     return {p.name for p in cache.rglob("*") if p.is_file()}
 
 
-def test_cached_and_uncached_draws_are_bit_identical(tmp_path):
-    cache = tmp_path / "cache"
-    uncached = draw(tmp_path / "a.npy", None)
-    filling = draw(tmp_path / "b.npy", cache)
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
+    """Draws of three fresh processes: no cache, filling an empty cache, and an equal-shaped target
+    of another name reading it; and the cache's entries after the filling and after the reading."""
+    tmp = tmp_path_factory.mktemp("cache_runs")
+    cache = tmp / "cache"
+    uncached = draw(tmp / "a.npy", None)
+    filling = draw(tmp / "b.npy", cache, name="easy-squiggle")
     written = entries(cache)
-    assert written, "the first cached run wrote no cache entries"
-    reading = draw(tmp_path / "c.npy", cache)
-    assert entries(cache) == written, "the second cached run compiled something again"
-    assert np.isfinite(uncached).all()
-    np.testing.assert_array_equal(filling, uncached)
-    np.testing.assert_array_equal(reading, uncached)
+    renamed = draw(tmp / "c.npy", cache, name="renamed-squiggle")
+    return {"uncached": uncached, "filling": filling, "renamed": renamed, "written": written,
+            "after_reading": entries(cache)}
 
 
-def test_an_equal_shaped_target_of_another_name_compiles_nothing_new(tmp_path):
-    cache = tmp_path / "cache"
-    first = draw(tmp_path / "a.npy", cache, name="easy-squiggle")
-    written = entries(cache)
-    renamed = draw(tmp_path / "b.npy", cache, name="renamed-squiggle")
-    assert entries(cache) == written, "a new name compiled its programs again"
-    np.testing.assert_array_equal(renamed, first)
+def test_cached_and_uncached_draws_are_bit_identical(runs):
+    assert runs["written"], "the first cached run wrote no cache entries"
+    assert np.isfinite(runs["uncached"]).all()
+    np.testing.assert_array_equal(runs["filling"], runs["uncached"])
+    np.testing.assert_array_equal(runs["renamed"], runs["uncached"])
+
+
+def test_an_equal_shaped_target_of_another_name_compiles_nothing_new(runs):
+    # Every executable of the second cached run came from the cache: nothing was compiled again,
+    # though the posterior's name (a static field) differs.
+    assert runs["after_reading"] == runs["written"], "a new name compiled its programs again"

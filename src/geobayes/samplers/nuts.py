@@ -16,6 +16,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+import equinox as eqx
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -186,6 +187,13 @@ def nuts_mcmc(posterior: Any, config: NutsConfig) -> Any:
     )
 
 
+@eqx.filter_jit
+def _logdensity(posterior: Any, theta: jax.Array) -> jax.Array:
+    """``posterior.logdensity(theta)`` as one compiled program (op by op it compiled some twenty
+    one-operation programs, about 0.5 s of a reference job)."""
+    return posterior.logdensity(theta)
+
+
 def run_nuts(
     posterior: Any,
     config: NutsConfig,
@@ -246,7 +254,7 @@ def run_nuts(
         raise ValueError(f"init_position must have shape ({dim},) (posterior.dim); got {x0.shape}")
     if not bool(jnp.all(jnp.isfinite(x0))):
         raise ValueError(f"init_position must be finite; got {np.asarray(x0)}")
-    lp0 = float(posterior.logdensity(x0))
+    lp0 = float(_logdensity(posterior, x0))
     if not math.isfinite(lp0):
         raise ValueError(f"posterior.logdensity(init_position) is not finite ({lp0})")
 
