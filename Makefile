@@ -47,7 +47,7 @@ quick: venv  ## whole DAG at quick scale (config/quick.yaml) on 2 cores, several
 	@echo "Tables:  $(CURDIR)/tables/"
 
 test: venv  ## test suite on 2 workers; extra pytest options: make test PYTEST_ARGS='-m "not workflow"'
-	$(PYTHON) -m pytest -q -rs -n 2 --dist loadfile --durations=15 $(PYTEST_ARGS) $(TESTS)
+	$(PYTHON) -m pytest -q -rs -n 2 --dist loadfile --no-loadscope-reorder --durations=15 $(PYTEST_ARGS) $(TESTS)
 
 lint: venv  ## snakemake --lint of the workflow
 	$(SNAKEMAKE) --lint

@@ -159,7 +159,7 @@ def test_gpu_job_on_a_node_without_gpus_fails_before_submission(slurm_cluster, t
 
     work = copy_repository(tmp_path / "gpu")
     started = time.monotonic()
-    result = subprocess.run(snakemake_command("results/map/d1-gaussian/euclidean.npz", "--profile", "profiles/slurm",
+    result = subprocess.run(snakemake_command("results/map/d2-gaussian/euclidean.npz", "--profile", "profiles/slurm",
                                               "--configfile", "config/tiny.yaml", "--config", "device=gpu",
                                               *TEST_CLUSTER_OPTIONS),
                             cwd=work, env=environment(), capture_output=True, text=True, timeout=RUN_LIMIT_S + 60)
