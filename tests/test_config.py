@@ -191,8 +191,10 @@ def test_file_problems_name_the_file(tmp_path):
     with pytest.raises(ConfigError, match="missing.yaml"):
         load_config(missing)
     duplicate = tmp_path / "duplicate.yaml"
-    duplicate.write_text(CONFIGS["tiny"].read_text() + "\nseed: 2\n")
-    with pytest.raises(ConfigError, match=r"(?s)duplicate\.yaml.*duplicate key 'seed' \(first on line 20\)"):
+    text = CONFIGS["tiny"].read_text()
+    first = text.splitlines().index("seed: 1") + 1
+    duplicate.write_text(text + "\nseed: 2\n")
+    with pytest.raises(ConfigError, match=rf"(?s)duplicate\.yaml.*duplicate key 'seed' \(first on line {first}\)"):
         load_config(duplicate)
     listing = tmp_path / "list.yaml"
     listing.write_text("- 1\n- 2\n")
