@@ -1,0 +1,29 @@
+"""Running Snakemake from the workflow tests: the repository, the data mirror, the command."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from data_mirror import mirror_root
+
+REPO = Path(__file__).resolve().parents[1]
+MIRROR = mirror_root()  # as the pipeline finds it: $GEOBAYES_DATA_MIRROR, else ../shared/data
+SNAKEMAKE = str(Path(sys.executable).with_name("snakemake"))
+
+
+def run_snakemake(*args: str, cwd: Path = REPO, timeout: float = 900) -> subprocess.CompletedProcess:
+    """``snakemake *args`` in ``cwd`` with the data mirror set, output captured."""
+    env = dict(os.environ, GEOBAYES_DATA_MIRROR=str(MIRROR))
+    return subprocess.run(
+        [SNAKEMAKE, *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout
+    )
+
+
+def job_counts(output: str) -> dict[str, int]:
+    """Parse Snakemake's 'Job stats' table."""
+    block = output.split("Job stats:")[1]
+    return {m.group(1): int(m.group(2)) for m in re.finditer(r"^(\w+)\s+(\d+)$", block, re.M)}

@@ -1,0 +1,198 @@
+"""Workflow tests that need no run: lint, the paper-scale plan, config errors, and the DAG's
+declarations checked against the library's registries (dry runs and file reads only)."""
+
+from __future__ import annotations
+
+import re
+import shutil
+
+import pytest
+import yaml
+
+from snakemake_runs import REPO, job_counts, run_snakemake
+
+pytestmark = pytest.mark.workflow
+
+
+def test_lint_is_clean():
+    result = run_snakemake("--lint")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "Congratulations" in result.stdout + result.stderr
+
+
+#: Placeholders of a posterior declaration's name template (config key experiments.<e>.posteriors).
+PLACEHOLDER = re.compile(r"\{(\w+)(:join)?\}")
+
+
+def declared_count(options: dict) -> int:
+    """Posteriors an experiment declares: the product of its name template's axes ({key} over a
+    list counts its length; a scalar or {key:join} counts once), counted from the config."""
+    count = 1
+    for key, join in set(PLACEHOLDER.findall(options["posteriors"]["name"])):
+        count *= len(options[key]) if isinstance(options[key], list) and not join else 1
+    return count
+
+
+HARTMANN_EXPERIMENTS = ("glm", "synthetic", "usps", "growth", "rosenbrock", "lingauss")
+
+
+def hartmann_posteriors(experiments: dict) -> dict[str, int]:
+    """Posteriors per experiment of Hartmann et al. (2026), counted from the config."""
+    return {e: declared_count(experiments[e]) for e in HARTMANN_EXPERIMENTS}
+
+
+def bnn_experiments(experiments: dict) -> tuple[str, ...]:
+    """Experiments whose declared posteriors are networks (those with a `networks` block)."""
+    return tuple(e for e, options in experiments.items() if "posteriors" in options and options.get("networks"))
+
+
+def bnn_posteriors(experiments: dict) -> dict[str, int]:
+    """Network posteriors (networks x Snelson splits) per network experiment."""
+    return {e: declared_count(experiments[e]) for e in bnn_experiments(experiments)}
+
+
+def bnn_runs(config: dict) -> int:
+    """Approximation runs on the network posteriors."""
+    experiments, reps = config["experiments"], config["approximation"]["repetitions"]
+    return reps * sum(count * len(experiments[e]["methods"]) * len(experiments[e]["anchors"])
+                      for e, count in bnn_posteriors(experiments).items())
+
+
+def expected_runs(config: dict) -> int:
+    """Approximation runs of a config: posterior x anchor x method x repetition, every experiment."""
+    experiments, reps = config["experiments"], config["approximation"]["repetitions"]
+    logreg = experiments["logreg"]
+    n_logreg = declared_count(logreg)
+    n_empirical_fisher = len(logreg["empirical_fisher_datasets"]) * len(logreg["inputs"])
+    posteriors = {e: declared_count(options) for e, options in experiments.items()
+                  if "posteriors" in options and e != "logreg"}
+    runs = (n_logreg * len(logreg["methods"]) + n_empirical_fisher) * len(logreg["anchors"])
+    for name, count in posteriors.items():
+        runs += count * len(experiments[name]["anchors"]) * len(experiments[name]["methods"])
+    return runs * reps
+
+
+def test_paper_scale_dag_has_every_job():
+    """Dry-run of config/config.yaml: every experiment of Yu et al. (2024) and Hartmann et al.
+    (2026) at paper scale."""
+    config = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
+    logreg = config["experiments"]["logreg"]
+    n_logreg = len(logreg["datasets"]) * len(logreg["inputs"])
+    result = run_snakemake("-n", "--directory", str(REPO / ".snakemake-dryrun"), "-s", str(REPO / "Snakefile"))
+    shutil.rmtree(REPO / ".snakemake-dryrun", ignore_errors=True)
+    assert result.returncode == 0, result.stderr
+    counts = job_counts(result.stdout)
+    hartmann = hartmann_posteriors(config["experiments"])
+    with_data = hartmann["glm"] + hartmann["synthetic"] + 3  # + usps, growth, lingauss
+    # logreg files, the USPS training split and the growth data
+    bnn = bnn_posteriors(config["experiments"])
+    n_bnn = sum(bnn.values())
+    # + the Snelson files: 4 RLAF splits, 2 text files, snelson.npz; + banana.csv (App. D classifier)
+    assert counts["download"] == len(logreg["datasets"]) + 2 + 7 + 1
+    assert counts["prepare_logreg"] == n_logreg
+    assert counts["prepare_glm"] == 2 * len(config["experiments"]["glm"]["datasets"])
+    assert counts["prepare_synthetic"] == hartmann["synthetic"]
+    for rule in ("prepare_usps", "prepare_growth", "prepare_lingauss"):
+        assert counts[rule] == 1, rule
+    # NUTS for the posteriors with data; exact draws for the closed-form targets
+    # (10 Gaussians, 3 squiggles, the funnel and the Rosenbrock).
+    assert counts["reference"] == n_logreg + 1 + with_data + n_bnn
+    assert counts["exact_reference"] == 10 + 3 + 1 + 1
+    # Euclidean MAPs everywhere except squiggle and funnel (Hausdorff); the banana gets both.
+    assert counts["map"] == n_logreg + 10 + 3 + 1 + 2 + with_data + 1 + n_bnn
+    # Network posteriors are evaluated by their predictive (MSE, NLL, push-forward W2), not W1.
+    # One approximation (evaluation) job per posterior x anchor x method writes every repetition.
+    reps = config["approximation"]["repetitions"]
+    assert counts["approximate"] * reps == expected_runs(config) == 955 + bnn_runs(config)
+    assert counts["evaluate"] * reps == 955
+    assert counts["predict_network"] == bnn_runs(config) == 5 * (4 * 4 + 4 * 6 + 2)
+    assert counts["predict_network_reference"] == n_bnn == 9
+    # Snelson splits (Yu 4, Bergamin 2, Hartmann 1); trained networks: Yu's and Bergamin's.
+    assert counts["prepare_snelson"] == 7
+    assert counts["train_network"] == bnn["bnn_yu"] + bnn["bnn_bergamin"] == 8
+    # Table 4 timings, plus Table 3/5's seconds per sample (RLA-B, RLA-BLog, RLA-F on 4 posteriors)
+    assert counts["time_sampling"] == 5 * 2 * 3 + 4 * 3
+    # Tables 3 and 5 are entries yu2024_table3/5 of tables.yaml (rule table) over results/summary/bnn_yu.csv
+    assert counts["evaluate_pushforward"] == 5 * 2  # Fig. 5's push-forward W2: bnn_hartmann's LA and WG runs
+    for rule, n in (("figure_bnn_yu", 2), ("figure_bnn_bergamin", 2), ("figure_bnn_hartmann", 1)):
+        assert counts[rule] == n, rule
+    assert counts["time_wg"] == with_data + 1  # every Hartmann posterior with data + Rosenbrock
+    # Hartmann et al. (2026), App. D classifier: one data subset, 5 optima x (MAP, LA, WG), one report
+    optima = config["bnn_classifier"]["optima"]
+    assert (counts["prepare_bnn_classifier"], counts["report_bnn_classifier"]) == (1, 1)
+    assert counts["bnn_classifier_map"] == optima == 5 and counts["bnn_classifier_approximate"] == 2 * optima
+    # Hartmann et al. (2026), App. D regression (Figs. 6-7): 5 optima in one MAP job, LA and WG
+    # and their predictions at each, one figure job
+    maps = config["bnn_hartmann_maps"]["optima"]
+    assert (counts["map_optima"], counts["map_robustness"], counts["figure_bnn_hartmann_maps"]) == (1, 1, 1)
+    assert counts["approximate_optimum"] == counts["predict_optimum"] == 2 * maps == 10
+    # Yu et al. (2024) Fig. 15: sine data per N x repetition, a network per width x N x repetition,
+    # RLA-B and RLA-F timed on each, one table and one figure
+    scalability = config["experiments"]["bnn_scalability"]
+    cells = len(scalability["widths"]) * len(scalability["sizes"]) * scalability["repetitions"]
+    assert counts["prepare_sine"] == len(scalability["sizes"]) * scalability["repetitions"] == 30
+    assert counts["train_scalability_network"] == cells == 120
+    assert counts["time_bnn_scalability"] == len(scalability["methods"]) * cells == 240
+    assert counts["figure_bnn_scalability"] == 1  # its table: entry yu2024_fig15 of tables.yaml (rule table)
+    # one tidy summary per experiment that a table of workflow/resources/tables.yaml reads
+    tables = yaml.safe_load((REPO / "workflow/resources/tables.yaml").read_text())["tables"]
+    assert counts["summarise"] == len({e for table in tables.values() for e in table["experiments"]})
+    assert counts["figure_target_samples"] == 5  # squiggle easy, difficult, hartmann; funnel; banana
+    assert counts["contour_grids"] == counts["figure_wg_contours"] == counts["figure_wg_scatter"] == 2
+    # every table of workflow/resources/tables.yaml is a paper-scale target, rendered by the one rule
+    assert counts["table"] == len(yaml.safe_load((REPO / "workflow/resources/tables.yaml").read_text())["tables"])
+    for rule in ("figure_logreg", "figure_leaderboard", "summarise_all", "figure_gaussian", "figure_banana", "all"):
+        assert counts[rule] == 1, rule
+    assert counts["reproduction_report"] == 2  # Yu et al. (2024), Hartmann et al. (2026)
+
+
+def test_bad_config_value_is_an_error_naming_the_key(tmp_path):
+    result = run_snakemake("-n", "--directory", str(tmp_path), "-s", str(REPO / "Snakefile"),
+                           "--config", "device=tpu")
+    assert result.returncode != 0
+    output = result.stdout + result.stderr
+    assert "device" in output and "tpu" in output
+
+
+def test_a_config_typo_is_one_line_naming_the_key_not_a_schema_dump(tmp_path):
+    result = run_snakemake("-n", "--directory", str(tmp_path), "-s", str(REPO / "Snakefile"), "--config", "devic=cpu")
+    assert result.returncode != 0
+    output = result.stdout + result.stderr
+    assert "unknown key 'devic' (did you mean 'device'?)" in output
+    assert len(output.splitlines()) < 20, output[-3000:]  # was thousands of lines (schema + config)
+
+
+def test_dag_and_library_agree_on_the_snelson_split_files():
+    """common.smk lists each split's registered files without importing the library."""
+    from geobayes.data.snelson import SPLIT_FILES
+
+    text = (REPO / "workflow" / "rules" / "common.smk").read_text()
+    block = text.split("SNELSON_SPLIT_FILES = {", 1)[1].split("}", 1)[0]
+    listed = {m.group(1): re.findall(r'"([^"]+)"', m.group(2))
+              for m in re.finditer(r'"(\w+)": \[([^\]]*)\]', block)}
+    assert listed == {split: list(files) for split, files in SPLIT_FILES.items()}
+
+
+@pytest.mark.parametrize("config_file", ["config.yaml", "quick.yaml", "tiny.yaml"])
+def test_dag_and_library_agree_on_the_closed_form_targets(config_file):
+    """common.smk decides exact vs NUTS references from the config's declarations (data: null)
+    without importing the library; every declared model must be in the library's registry, and
+    declared without data exactly when the registry builds it as a closed-form target
+    (otherwise a target would get the wrong reference, or no builder)."""
+    from geobayes.registry import lookup
+
+    experiments = yaml.safe_load((REPO / "config" / config_file).read_text())["experiments"]
+    checked = 0
+    for experiment, options in experiments.items():
+        if "posteriors" not in options:
+            continue
+        declaration = options["posteriors"]
+        model_part = declaration["name"].split("-", 1)[1]
+        match = PLACEHOLDER.fullmatch(model_part)
+        models = [str(m) for m in options[match.group(1)]] if match else [model_part]
+        for model in models:
+            entry = lookup(model, options)
+            data = declaration["data"].get(model) if isinstance(declaration["data"], dict) else declaration["data"]
+            assert entry.closed_form == (data is None), f"{experiment}: model {model!r}, data {data!r}"
+            checked += 1
+    assert checked >= len(experiments) - 1
