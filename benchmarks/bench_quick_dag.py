@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -31,14 +32,19 @@ REPO = Path(__file__).resolve().parents[1]
 
 
 def rule_times(work: Path) -> dict[str, dict[str, float]]:
-    """Per-rule wall-time statistics from Snakemake's benchmark files."""
+    """Per-rule wall-time statistics from Snakemake's benchmark files, and the rule's CPU seconds
+    (their ``cpu_time`` column: on a loaded machine the wall time of a job grows with whatever
+    runs beside it, its CPU time does not)."""
     per_rule: dict[str, list[float]] = {}
+    cpu: dict[str, float] = {}
     for tsv in (work / "logs" / "benchmarks").rglob("*.tsv"):
         rule = tsv.relative_to(work / "logs" / "benchmarks").parts[0]
-        seconds = float(tsv.read_text().splitlines()[-1].split("\t")[0])
-        per_rule.setdefault(rule, []).append(seconds)
+        header, row = (line.split("\t") for line in tsv.read_text().splitlines()[-2:])
+        per_rule.setdefault(rule, []).append(float(row[0]))
+        cpu_time = dict(zip(header, row)).get("cpu_time", "NA")
+        cpu[rule] = cpu.get(rule, 0.0) + (float(cpu_time) if cpu_time != "NA" else 0.0)
     return {
-        rule: {"jobs": len(t), "total_s": sum(t), "median_s": statistics.median(t), "max_s": max(t)}
+        rule: {"jobs": len(t), "total_s": sum(t), "median_s": statistics.median(t), "max_s": max(t), "cpu_s": cpu[rule]}
         for rule, t in sorted(per_rule.items())
     }
 
@@ -67,15 +73,19 @@ def main() -> None:
         subprocess.run([snakemake, *args.target, "--cores", str(args.cores), "--configfile", args.config, "--quiet"],
                        cwd=work, env=env, check=True)
         wall = time.perf_counter() - start
+        # CPU of the whole run: Snakemake itself and every job it started (waited-for children).
+        children = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = children.ru_utime + children.ru_stime
         rules = rule_times(work)
     busy = sum(r["total_s"] for r in rules.values())
     for rule, stats in rules.items():
         stats["share_of_job_time"] = stats["total_s"] / busy
         print(f"{rule:18s} jobs {stats['jobs']:4d}  total {stats['total_s']:8.1f} s  "
-              f"median {stats['median_s']:6.1f} s  max {stats['max_s']:7.1f} s")
-    print(f"wall time {wall:.1f} s on {args.cores} cores ({busy:.1f} s of job time)")
+              f"median {stats['median_s']:6.1f} s  max {stats['max_s']:7.1f} s  cpu {stats['cpu_s']:7.1f} s")
+    print(f"wall time {wall:.1f} s on {args.cores} cores ({busy:.1f} s of job time; "
+          f"{cpu:.1f} s of CPU in all, Snakemake included)")
     save_json(args.output, {"config": args.config, "cores": args.cores, "wall_s": wall, "source": str(source),
-                            "targets": args.target,
+                            "targets": args.target, "cpu_s": cpu,
                             "job_time_s": busy, "rules": rules, "provenance": provenance()})
 
 
