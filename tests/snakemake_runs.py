@@ -1,4 +1,5 @@
-"""Running Snakemake from the workflow tests: the repository, the data mirror, the command."""
+"""Running Snakemake from the workflow tests: the repository, the data mirror, the command, and
+the posteriors a config declares."""
 
 from __future__ import annotations
 
@@ -27,3 +28,16 @@ def job_counts(output: str) -> dict[str, int]:
     """Parse Snakemake's 'Job stats' table."""
     block = output.split("Job stats:")[1]
     return {m.group(1): int(m.group(2)) for m in re.finditer(r"^(\w+)\s+(\d+)$", block, re.M)}
+
+
+#: Placeholders of a posterior declaration's name template (config key experiments.<e>.posteriors).
+PLACEHOLDER = re.compile(r"\{(\w+)(:join)?\}")
+
+
+def declared_count(options: dict) -> int:
+    """Posteriors an experiment declares: the product of its name template's axes ({key} over a
+    list counts its length; a scalar or {key:join} counts once), counted from the config."""
+    count = 1
+    for key, join in set(PLACEHOLDER.findall(options["posteriors"]["name"])):
+        count *= len(options[key]) if isinstance(options[key], list) and not join else 1
+    return count

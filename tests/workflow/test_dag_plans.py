@@ -9,7 +9,7 @@ import shutil
 import pytest
 import yaml
 
-from snakemake_runs import REPO, job_counts, run_snakemake
+from snakemake_runs import PLACEHOLDER, REPO, declared_count, job_counts, run_snakemake
 
 pytestmark = pytest.mark.workflow
 
@@ -18,19 +18,6 @@ def test_lint_is_clean():
     result = run_snakemake("--lint")
     assert result.returncode == 0, result.stdout + result.stderr
     assert "Congratulations" in result.stdout + result.stderr
-
-
-#: Placeholders of a posterior declaration's name template (config key experiments.<e>.posteriors).
-PLACEHOLDER = re.compile(r"\{(\w+)(:join)?\}")
-
-
-def declared_count(options: dict) -> int:
-    """Posteriors an experiment declares: the product of its name template's axes ({key} over a
-    list counts its length; a scalar or {key:join} counts once), counted from the config."""
-    count = 1
-    for key, join in set(PLACEHOLDER.findall(options["posteriors"]["name"])):
-        count *= len(options[key]) if isinstance(options[key], list) and not join else 1
-    return count
 
 
 HARTMANN_EXPERIMENTS = ("glm", "synthetic", "usps", "growth", "rosenbrock", "lingauss")
