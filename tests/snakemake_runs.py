@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -22,6 +23,17 @@ def run_snakemake(*args: str, cwd: Path = REPO, timeout: float = 900) -> subproc
     return subprocess.run(
         [SNAKEMAKE, *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout
     )
+
+
+def copy_repository(work: Path) -> Path:
+    """A copy of the workflow, configs, library and profiles (profiles/default: the workflow
+    profile) in ``work``, in which a test runs the DAG without touching the repository."""
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
+    for part in ("workflow", "config", "src", "profiles"):
+        shutil.copytree(REPO / part, work / part, ignore=ignore, symlinks=True)
+    for name in ("Snakefile", "environment.yml"):
+        shutil.copy(REPO / name, work / name)
+    return work
 
 
 def job_counts(output: str) -> dict[str, int]:

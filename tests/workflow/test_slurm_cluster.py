@@ -14,22 +14,18 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from data_mirror import mirror_root, missing
+from data_mirror import missing
+from snakemake_runs import MIRROR, REPO, SNAKEMAKE, copy_repository
 
 pytestmark = pytest.mark.workflow
 
-REPO = Path(__file__).resolve().parents[2]
-MIRROR = mirror_root()  # as the pipeline finds it: $GEOBAYES_DATA_MIRROR, else ../shared/data
-SNAKEMAKE = str(Path(sys.executable).with_name("snakemake"))
 CLUSTER = Path(__file__).resolve().with_name("slurm") / "cluster.sh"
 
 POSTERIOR = "ripley_standardised-logreg"
@@ -48,16 +44,6 @@ def environment() -> dict[str, str]:
     env = dict(os.environ, GEOBAYES_DATA_MIRROR=str(MIRROR))
     env.pop("GEOBAYES_SLURM_GRES", None)
     return env
-
-
-def copy_repository(work: Path) -> Path:
-    """A copy of the workflow, configs, library and profiles in which the DAG runs."""
-    ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
-    for part in ("workflow", "config", "src", "profiles"):
-        shutil.copytree(REPO / part, work / part, ignore=ignore, symlinks=True)
-    shutil.copy(REPO / "Snakefile", work / "Snakefile")
-    shutil.copy(REPO / "environment.yml", work / "environment.yml")
-    return work
 
 
 def snakemake_command(*args: str) -> list[str]:

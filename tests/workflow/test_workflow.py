@@ -22,7 +22,7 @@ import pytest
 import yaml
 
 from data_mirror import missing
-from snakemake_runs import MIRROR, REPO, SNAKEMAKE, declared_count, run_snakemake
+from snakemake_runs import MIRROR, REPO, SNAKEMAKE, copy_repository, declared_count, run_snakemake
 
 from geobayes.io import load_json
 from geobayes.report.tidy import load_tidy, wide
@@ -35,13 +35,8 @@ def tiny_run(tmp_path_factory):
     """Copy of the repository's workflow and library in which config/tiny.yaml is run for real."""
     if not MIRROR.is_dir():
         missing("the data mirror directory")  # a skip here, a failure under CI=true
-    work = tmp_path_factory.mktemp("repo")
-    ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
-    for part in ("workflow", "config", "src", "profiles"):  # profiles/default: the workflow profile
-        shutil.copytree(REPO / part, work / part, ignore=ignore, symlinks=True)
-    shutil.copy(REPO / "Snakefile", work / "Snakefile")
-    shutil.copy(REPO / "environment.yml", work / "environment.yml")
-    # About 260 jobs (both papers' experiments at tiny scale; ~10 min idle): allow an hour.
+    work = copy_repository(tmp_path_factory.mktemp("repo"))
+    # 273 jobs (three papers' experiments at tiny scale; ~10 min on 2 idle cores): allow an hour.
     result = run_snakemake("--cores", "2", "--configfile", "config/tiny.yaml", cwd=work, timeout=3600)
     assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-4000:]
     return work
