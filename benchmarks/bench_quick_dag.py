@@ -9,13 +9,21 @@ total per rule. Writes ``benchmarks/results/quick_dag.json``. ``--source`` runs 
 ``--cores 1`` each so that they share the machine alike) and ``--target`` limits the run to some
 targets of the DAG.
 
+A run longer than one sitting: ``--workdir DIR`` keeps the copy in ``DIR`` (made on the first
+call, never copied over again, so the copied sources keep their times and nothing reruns), and a
+later call with the same ``--workdir`` resumes the DAG there. Each sitting's wall and CPU seconds
+are appended to ``DIR/sittings.json``; the record sums them. ``--keep-going`` lets independent
+jobs go on past a failed one; failed jobs are counted (from Snakemake's log) in the record.
+
 Usage: ``.venv/bin/python benchmarks/bench_quick_dag.py [--cores 2] [--config config/quick.yaml]
-[--source DIR] [--target tables/yu2024_table2.tex ...]``
+[--source DIR] [--target tables/yu2024_table2.tex ...] [--workdir DIR] [--keep-going]``
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import json
 import os
 import resource
 import shutil
@@ -49,6 +57,28 @@ def rule_times(work: Path) -> dict[str, dict[str, float]]:
     }
 
 
+def copy_workflow(source: Path, work: Path) -> None:
+    """Copy the workflow, configs, library and profiles of ``source`` into ``work``."""
+    for part in ("workflow", "config", "src", "profiles"):
+        shutil.copytree(source / part, work / part, symlinks=True, ignore=shutil.ignore_patterns("__pycache__"))
+    for name in ("Snakefile", "environment.yml"):
+        shutil.copy(source / name, work / name)
+
+
+@contextlib.contextmanager
+def work_directory(workdir: Path | None, source: Path):
+    """A kept work directory (copied into on first use only) or a temporary one."""
+    if workdir is None:
+        with tempfile.TemporaryDirectory() as tmp:
+            copy_workflow(source, Path(tmp))
+            yield Path(tmp)
+        return
+    if not (workdir / "Snakefile").exists():
+        workdir.mkdir(parents=True, exist_ok=True)
+        copy_workflow(source, workdir)
+    yield workdir
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cores", type=int, default=2)
@@ -56,37 +86,48 @@ def main() -> None:
     parser.add_argument("--source", type=Path, default=REPO, help="checkout whose workflow and library run")
     parser.add_argument("--target", action="append", default=[], help="a target file (repeatable); default: all")
     parser.add_argument("--output", default=str(REPO / "benchmarks" / "results" / "quick_dag.json"))
+    parser.add_argument("--workdir", type=Path, default=None,
+                        help="keep the run here and resume it on a later call (default: a temporary copy)")
+    parser.add_argument("--keep-going", action="store_true", help="go on with independent jobs after a failure")
     args = parser.parse_args()
     source = args.source.resolve()
-    with tempfile.TemporaryDirectory() as tmp:
-        work = Path(tmp)
-        for part in ("workflow", "config", "src", "profiles"):
-            shutil.copytree(source / part, work / part, symlinks=True,
-                            ignore=shutil.ignore_patterns("__pycache__"))
-        for name in ("Snakefile", "environment.yml"):
-            shutil.copy(source / name, work / name)
+    with work_directory(args.workdir.resolve() if args.workdir else None, source) as work:
         env = dict(os.environ)
         env.setdefault("GEOBAYES_DATA_MIRROR", str((REPO / ".." / "shared" / "data").resolve()))
-        snakemake = str(Path(sys.executable).with_name("snakemake"))
-        start = time.perf_counter()
         env["PYTHONPATH"] = str(work / "src")  # the copied library, not the venv's editable install
-        subprocess.run([snakemake, *args.target, "--cores", str(args.cores), "--configfile", args.config, "--quiet"],
-                       cwd=work, env=env, check=True)
+        snakemake = str(Path(sys.executable).with_name("snakemake"))
+        command = [snakemake, *args.target, "--cores", str(args.cores), "--configfile", args.config, "--quiet"]
+        if args.keep_going:
+            command.append("--keep-going")
+        start = time.perf_counter()
+        finished = subprocess.run(command, cwd=work, env=env)
         wall = time.perf_counter() - start
-        # CPU of the whole run: Snakemake itself and every job it started (waited-for children).
+        # CPU of this sitting: Snakemake itself and every job it started (waited-for children).
         children = resource.getrusage(resource.RUSAGE_CHILDREN)
         cpu = children.ru_utime + children.ru_stime
+        sittings_file = work / "sittings.json"
+        sittings = json.loads(sittings_file.read_text()) if sittings_file.exists() else []
+        sittings.append({"wall_s": wall, "cpu_s": cpu, "returncode": finished.returncode,
+                         "load_end": os.getloadavg()})
+        save_json(sittings_file, sittings)
+        logs = sorted((work / ".snakemake" / "log").glob("*.snakemake.log"))
+        failed = sum(log.read_text().count("Error in rule ") for log in logs)
         rules = rule_times(work)
+    wall = sum(s["wall_s"] for s in sittings)
+    cpu = sum(s["cpu_s"] for s in sittings)
     busy = sum(r["total_s"] for r in rules.values())
     for rule, stats in rules.items():
         stats["share_of_job_time"] = stats["total_s"] / busy
         print(f"{rule:18s} jobs {stats['jobs']:4d}  total {stats['total_s']:8.1f} s  "
               f"median {stats['median_s']:6.1f} s  max {stats['max_s']:7.1f} s  cpu {stats['cpu_s']:7.1f} s")
-    print(f"wall time {wall:.1f} s on {args.cores} cores ({busy:.1f} s of job time; "
-          f"{cpu:.1f} s of CPU in all, Snakemake included)")
+    print(f"wall time {wall:.1f} s on {args.cores} cores in {len(sittings)} sitting(s) ({busy:.1f} s of job time; "
+          f"{cpu:.1f} s of CPU in all, Snakemake included); {failed} failed job(s)")
     save_json(args.output, {"config": args.config, "cores": args.cores, "wall_s": wall, "source": str(source),
-                            "targets": args.target, "cpu_s": cpu,
+                            "targets": args.target, "cpu_s": cpu, "sittings": sittings, "failed_jobs": failed,
+                            "complete": finished.returncode == 0,
                             "job_time_s": busy, "rules": rules, "provenance": provenance()})
+    if finished.returncode != 0:
+        sys.exit(finished.returncode)
 
 
 if __name__ == "__main__":
