@@ -115,13 +115,18 @@ def test_leaderboard_shows_the_floor_beside_the_methods():
     records = [({"stage": "evaluation", "posterior": "d2-gaussian", "anchor": "euclidean", "method": m,
                  "repetition": k, "wasserstein1": w + 0.01 * k, "n_samples": 100, "n_failed": 0}, "gaussian")
                for m, w in (("ela", 0.05), ("rla_f", 0.2)) for k in range(2)]
+    for record, _ in records:  # the cost: per sample, and the job's compile time on its first repetition
+        record.update(seconds_per_sample=2e-5, compile_s=1.25 if record["repetition"] == 0 else None)
     records += [({"stage": "floor", "posterior": "d2-gaussian", "method": "floor", "repetition": k,
                   "wasserstein1": 0.05 + 0.01 * k, "n_samples": 100, "n_failed": 0}, "gaussian") for k in range(2)]
     spec = SPECS["leaderboard"]
     cells = table_cells(spec, tidy_frame(records))
-    assert list(cells["method"]) == ["floor", "ela", "rla_f"]
+    assert list(cells["method"].unique()) == ["floor", "ela", "rla_f"]
     text = render_markdown(spec, cells, SCALE)
     assert "MC floor" in text and "d2-gaussian -- MC floor" in text
+    assert "ms/sample" in text and "compile s" in text
+    ela = next(line for line in text.splitlines() if "d2-gaussian euclidean ELA" in line)
+    assert "0.020" in ela and "1.2" in ela  # 2e-5 s shown in ms; the compile time of one repetition
 
 
 def test_the_yu_report_lists_its_tables_comparisons_and_deviations():

@@ -64,6 +64,9 @@ def test_tiny_run_produces_tables_and_figure(tiny_run):
     assert len(floors) == 1 and 0 < floors["wasserstein1"].iloc[0] < summary["wasserstein1"].max()
     leaderboard = pd.read_csv(tiny_run / "tables/leaderboard.csv", keep_default_na=False)
     assert "floor" in set(leaderboard["method"]) and "ripley_standardised-logreg" in set(leaderboard["posterior"])
+    # ... and every approximation's cost: seconds per sample (positive) and the job's compile seconds
+    cost = leaderboard[leaderboard["method"] != "floor"].pivot_table("mean", ["posterior", "anchor", "method"], "metric")
+    assert (cost["seconds_per_sample"] > 0).all() and (cost["compile_seconds"] >= 0).all()
     assert "Ripl" in (tiny_run / "tables/yu2024_table2.tex").read_text()
     assert set(load_tidy(tiny_run / "results/summary/all.csv")["experiment"]) >= {"logreg", "banana", "glm"}
 

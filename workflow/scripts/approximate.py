@@ -3,6 +3,9 @@
 One job covers the repetitions (``approximation.repetitions``; rule outputs in the order of
 ``params.repetitions``): the posterior, the imports and the compiled solvers are shared, and each
 repetition draws exactly what a job of its own would (its key folds in the repetition index).
+The first repetition's sidecar records the job's compile seconds (``compile_s``: JAX tracing,
+lowering and compilation of fit and sample; later repetitions reuse them); every repetition
+records its seconds per sample without compilation (``seconds_per_sample``).
 """
 
 import jax
@@ -12,6 +15,7 @@ import numpy as np
 from geobayes.io import load_npz, save_json, save_npz
 from geobayes.methods import get_method, method_config, summarise_draws
 from geobayes.optimize import tangent_precision
+from geobayes.pipeline.compile_clock import CompileClock
 from geobayes.pipeline.device import use_device
 from geobayes.pipeline.posteriors import build_posterior
 from geobayes.pipeline.step import Stopwatch, logged_to, sidecar
@@ -33,12 +37,14 @@ with logged_to(smk.log[0]) as log:
     for rep, npz, json in zip(smk.params.repetitions, smk.output.npz, smk.output.json, strict=True):
         # Common random numbers: every method of one repetition draws the same base Gaussian.
         key = derive_key(smk.params.seed, "approximate", posterior.name, rep)
-        clock = Stopwatch()
-        with clock.time("fit"):
+        clock, compile_fit, compile_sample = Stopwatch(), CompileClock(), CompileClock()
+        with clock.time("fit"), compile_fit:
             fitted = get_method(method).fit(posterior, config, key, mode=mode)
-        with clock.time("sample"):
+        with clock.time("sample"), compile_sample:
             draws = jax.block_until_ready(fitted.approximation.sample(key, cfg["samples"]))
         summary = summarise_draws(draws, per_step)
+        summary["seconds_per_sample"] = (clock.timings["sample"] - compile_sample.seconds) / cfg["samples"]
+        summary["compile_s"] = compile_fit.seconds + compile_sample.seconds if rep == smk.params.repetitions[0] else None
         print(f"{method} at the {anchor} MAP, rep {rep}: {summary}", file=log)
         save_npz(npz, mode=np.asarray(mode), **{k: np.asarray(v) for k, v in draws.arrays().items()})
         save_json(json, sidecar("approximation", {"approximation": cfg, "model": smk.params.model},

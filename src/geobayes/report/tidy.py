@@ -44,7 +44,10 @@ STAGE_METRICS: Mapping[str, Mapping[str, str]] = {
     # workflow/scripts/evaluate.py: exact distances to the reference and the run's cost
     "evaluation": {"wasserstein1": "wasserstein1", "wasserstein1_first": "wasserstein1_first",
                    "wasserstein2": "wasserstein2", "T": "T", "mean_steps": "mean_steps",
-                   "failed_fraction": "failed_fraction", "max_residual": "max_residual"},
+                   "failed_fraction": "failed_fraction", "max_residual": "max_residual",
+                   # the approximation's cost: per sample without compilation, and the job's compile
+                   # seconds (recorded by its first repetition only: the others reuse the executables)
+                   "seconds_per_sample": "seconds_per_sample", "compile_s": "compile_seconds"},
     # workflow/rules/floor.smk: the same distances between two disjoint parts of the reference
     "floor": {"wasserstein1": "wasserstein1", "wasserstein1_first": "wasserstein1_first",
               "wasserstein2": "wasserstein2"},
