@@ -13,9 +13,10 @@ from matplotlib.patches import Ellipse
 from scipy.stats import norm
 
 from geobayes.report.banana_figures import map_locations_figure, metric_ellipses_figure
-from geobayes.metrics.density_grid import log_density_grid
+from geobayes.metrics.density_grid import check_log_density_grid, log_density_grid
 from geobayes.report.figures import save_figure, set_style
 from geobayes.report.gaussian_figures import bias_vs_dimension_figure, gaussian_marginals_figure
+from geobayes.report.plot_windows import BANANA_METRIC_WINDOW, ELLIPSE_GRID, ellipse_centres, plot_window
 from geobayes.report.sample_panels import Panel, sample_panels_figure, thin_rows
 
 BANANA_Y = np.random.RandomState(1).normal(1.25, 2.0, 100)
@@ -42,6 +43,16 @@ def banana_like_draws(n, seed):
     rng = np.random.default_rng(seed)
     theta_2 = rng.normal(0.0, 0.8, n)
     return np.column_stack([BANANA_Y.mean() - theta_2**2 + rng.normal(0.0, 0.2, n), theta_2])
+
+
+def banana_grid(xlim=BANANA_WINDOW["xlim"], ylim=BANANA_WINDOW["ylim"]):
+    """The banana's log density on a window, as rule target_density_grid computes it."""
+    return log_density_grid(banana_logdensity, xlim, ylim)
+
+
+def banana_metrics(grid=ELLIPSE_GRID, window=BANANA_METRIC_WINDOW):
+    """The Fisher metric at the Fig. 1 ellipse centres, as rule banana_figure_data computes it."""
+    return np.stack([banana_fisher(c) for c in ellipse_centres(grid, window.xlim, window.ylim)])
 
 
 def assert_pdf_and_png(pdf, png):
@@ -72,6 +83,28 @@ def test_log_density_grid_refuses_bad_input():
         log_density_grid(lambda p: np.where(p[:, 0] > 0.5, np.nan, 0.0), (-1, 1), (-1, 1), n=5)
 
 
+def test_a_density_grid_read_back_is_checked():
+    xx, yy, zz = log_density_grid(banana_logdensity, (-1, 1), (-1, 1), n=5)
+    assert all(a is not None for a in check_log_density_grid((xx, yy, np.where(xx > 0, -np.inf, zz))))  # zero density
+    with pytest.raises(ValueError, match=r"density must be three arrays \(xx, yy, zz\) of one \(n, n\) shape"):
+        check_log_density_grid((xx, yy, zz[:, :3]))
+    with pytest.raises(ValueError, match="three arrays"):
+        check_log_density_grid((xx, yy))
+    with pytest.raises(ValueError, match="NaN or \\+inf at 1 of 25"):
+        check_log_density_grid((xx, yy, np.where((xx == 1) & (yy == 1), np.inf, zz)))
+
+
+def test_plot_windows_name_the_missing_setting_and_place_the_centres_row_major():
+    assert plot_window("easy-squiggle").levels == (-5.0, -3.0, -1.5)
+    assert plot_window("yu2024-banana") == plot_window("other-banana")  # one window for every banana
+    with pytest.raises(ValueError, match="no plot window and contour levels for 'squiggle' setting 'wavy'"):
+        plot_window("wavy-squiggle")
+    centres = ellipse_centres((3, 2), (0.0, 1.0), (-1.0, 1.0))
+    np.testing.assert_array_equal(centres, [[0, -1], [0.5, -1], [1, -1], [0, 1], [0.5, 1], [1, 1]])
+    with pytest.raises(ValueError, match="grid must be two positive integers"):
+        ellipse_centres((7,), (0.0, 1.0), (0.0, 1.0))
+
+
 # --- sample panels (Figs. 4, 5, 7, 8, 9) --------------------------------------------------
 
 
@@ -94,7 +127,7 @@ def test_banana_grid_figure_two_by_four(tmp_path):
               markers={"MAP": np.array([0.5, 0.93])} if k == 0 else {})
         for k, method in enumerate(methods * 2)
     ]
-    fig = sample_panels_figure(panels, logdensity=banana_logdensity, ncols=4, max_points=500, **BANANA_WINDOW)
+    fig = sample_panels_figure(panels, density=banana_grid(), ncols=4, max_points=500, **BANANA_WINDOW)
     assert len(fig.axes) == 8
     assert [ax.get_title() for ax in fig.axes] == methods * 2
     first = fig.axes[0]
@@ -109,7 +142,8 @@ def test_banana_grid_figure_two_by_four(tmp_path):
 def test_one_row_drops_unused_axes():
     gaussian = np.random.default_rng(0).normal(size=(400, 2))
     fig = sample_panels_figure(
-        [Panel(f"panel {k}", gaussian) for k in range(5)], logdensity=lambda p: -0.5 * (p**2).sum(axis=1),
+        [Panel(f"panel {k}", gaussian) for k in range(5)],
+        density=log_density_grid(lambda p: -0.5 * (p**2).sum(axis=1), (-3, 3), (-3, 3)),
         xlim=(-3, 3), ylim=(-3, 3), levels=(-2.0, -0.5), ncols=3,
     )
     assert len(fig.axes) == 5
@@ -117,7 +151,7 @@ def test_one_row_drops_unused_axes():
 
 def test_sample_panels_refuse_bad_input():
     good = banana_like_draws(50, seed=0)
-    common = {"logdensity": banana_logdensity, **BANANA_WINDOW}
+    common = {"density": banana_grid(), **BANANA_WINDOW}
     with pytest.raises(ValueError, match=r"samples of panel 'ELA' must have shape \(n, 2\)"):
         sample_panels_figure([Panel("ELA", np.zeros((50, 3)))], **common)
     with pytest.raises(ValueError, match="non-finite rows"):
@@ -129,7 +163,7 @@ def test_sample_panels_refuse_bad_input():
     with pytest.raises(ValueError, match="ncols"):
         sample_panels_figure([Panel("ELA", good)], ncols=0, **common)
     with pytest.raises(ValueError, match="no contour level"):  # levels of an unnormalised density
-        sample_panels_figure([Panel("ELA", good)], logdensity=banana_logdensity, xlim=(-5.5, 2.5),
+        sample_panels_figure([Panel("ELA", good)], density=banana_grid(), xlim=(-5.5, 2.5),
                              ylim=(-3.0, 3.0), levels=(-10.0, -5.0, -2.0))
 
 
@@ -213,7 +247,8 @@ def test_metric_ellipses_figure(tmp_path):
     velocities = np.random.default_rng(3).multivariate_normal(np.zeros(2), np.linalg.inv(banana_fisher(mode)), 300)
     base = mode + velocities
     mapped = np.column_stack([base[:, 0] - base[:, 1] ** 2 / 4, base[:, 1] / 2])  # a smooth stand-in map
-    fig = metric_ellipses_figure(banana_fisher, banana_logdensity, mode, base, mapped)
+    fig = metric_ellipses_figure(banana_metrics(), banana_grid(BANANA_METRIC_WINDOW.xlim, BANANA_METRIC_WINDOW.ylim),
+                                 mode, base, mapped)
     ax_metric, ax_map = fig.axes
     ellipses = [p for p in ax_metric.patches if isinstance(p, Ellipse)]
     assert len(ellipses) == 49
@@ -232,20 +267,24 @@ def test_metric_ellipses_figure(tmp_path):
 
 def test_metric_ellipses_figure_refuses_bad_input():
     mode, points = np.array([1.3, 0.0]), banana_like_draws(20, seed=4)
+    metrics, grid = banana_metrics(), banana_grid(BANANA_METRIC_WINDOW.xlim, BANANA_METRIC_WINDOW.ylim)
     with pytest.raises(ValueError, match="pair up row by row"):
-        metric_ellipses_figure(banana_fisher, banana_logdensity, mode, points, points[:10])
+        metric_ellipses_figure(metrics, grid, mode, points, points[:10])
     with pytest.raises(ValueError, match="not positive definite"):
-        metric_ellipses_figure(lambda theta: -np.eye(2), banana_logdensity, mode, points, points)
-    with pytest.raises(ValueError, match=r"\(2, 2\) matrix"):
-        metric_ellipses_figure(lambda theta: np.eye(3), banana_logdensity, mode, points, points)
-    with pytest.raises(ValueError, match="grid"):
-        metric_ellipses_figure(banana_fisher, banana_logdensity, mode, points, points, grid=(7,))
+        metric_ellipses_figure(-metrics, grid, mode, points, points)
+    with pytest.raises(ValueError, match=r"one \(2, 2\) matrix per ellipse centre of the \(7, 7\) grid: expected "
+                                         r"shape \(49, 2, 2\), got \(49, 3, 3\)"):
+        metric_ellipses_figure(np.tile(np.eye(3), (49, 1, 1)), grid, mode, points, points)
+    with pytest.raises(ValueError, match="grid must be two positive integers"):
+        metric_ellipses_figure(metrics, grid, mode, points, points, grid=(7,))
+    with pytest.raises(ValueError, match="xx, yy, zz"):
+        metric_ellipses_figure(metrics, grid[:2], mode, points, points)
 
 
 def test_map_locations_figure(tmp_path):
     euclidean_maps = np.array([[0.5, 0.93], [0.5, -0.93]])
     hausdorff_map = np.array([1.3, 0.0])
-    fig = map_locations_figure(banana_logdensity, euclidean_maps, hausdorff_map, banana_like_draws(3000, seed=5),
+    fig = map_locations_figure(banana_grid(), euclidean_maps, hausdorff_map, banana_like_draws(3000, seed=5),
                                banana_like_draws(3000, seed=6) + [0.0, 0.4], max_points=1000, **BANANA_WINDOW)
     ax_maps, ax_hausdorff, ax_euclidean = fig.axes
     euclidean_line, hausdorff_line = ax_maps.lines
@@ -261,6 +300,6 @@ def test_map_locations_figure_refuses_bad_input():
     draws = banana_like_draws(100, seed=7)
     maps = np.array([[0.5, 0.93], [0.5, -0.93]])
     with pytest.raises(ValueError, match="hausdorff_map must be one point"):
-        map_locations_figure(banana_logdensity, maps, maps, draws, draws, **BANANA_WINDOW)
+        map_locations_figure(banana_grid(), maps, maps, draws, draws, **BANANA_WINDOW)
     with pytest.raises(ValueError, match=r"euclidean_samples must have shape \(n, 2\)"):
-        map_locations_figure(banana_logdensity, maps, maps[0], draws, draws[:, :1], **BANANA_WINDOW)
+        map_locations_figure(banana_grid(), maps, maps[0], draws, draws[:, :1], **BANANA_WINDOW)

@@ -125,6 +125,9 @@ def test_paper_scale_dag_has_every_job():
     tables = yaml.safe_load((REPO / "workflow/resources/tables.yaml").read_text())["tables"]
     assert counts["summarise"] == len({e for table in tables.values() for e in table["experiments"]})
     assert counts["figure_target_samples"] == 5  # squiggle easy, difficult, hartmann; funnel; banana
+    # their contours are computed upstream, one grid per target (banana's also serves its Fig. 5),
+    # and the banana's Fig. 1 arrays (metric, Exp maps) by a rule of their own: figures only draw
+    assert counts["target_density_grid"] == 5 and counts["banana_figure_data"] == 1
     assert counts["contour_grids"] == counts["figure_wg_contours"] == counts["figure_wg_scatter"] == 2
     # every table of workflow/resources/tables.yaml is a paper-scale target, rendered by the one rule
     assert counts["table"] == len(yaml.safe_load((REPO / "workflow/resources/tables.yaml").read_text())["tables"])

@@ -186,7 +186,6 @@ rule figure_bnn_bergamin:
 rule figure_bnn_hartmann:
     input:
         unpack(bnn_figure_inputs("bnn_hartmann", lambda w: w.split)),
-        map=lambda wildcards: f"results/map/{wildcards.split}-{EXPERIMENTS['bnn_hartmann']['models'][0]}/euclidean.npz",
     output:
         figure="figures/bnn_hartmann_{split}.pdf",
     params:

@@ -139,9 +139,33 @@ rule figure_gaussian:
         "../scripts/figure_gaussian.py"
 
 
-rule figure_target_samples:
+# The contours of a 2-D target: its log density on the window of its sample panels
+# (geobayes.report.plot_windows), computed once here; the figures only draw.
+rule target_density_grid:
     input:
         data=prepared_data,
+    output:
+        "results/figure_data/log_density_{posterior}.npz",
+    params:
+        model=model_options,
+        code=code_digest("metrics.density_grid", "report.plot_windows", "pipeline.posteriors"),
+    log:
+        "logs/report/target_density_grid_{posterior}.log",
+    benchmark:
+        "logs/benchmarks/report/target_density_grid_{posterior}.tsv"
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    threads: 1
+    conda:
+        ENV
+    script:
+        "../scripts/target_density_grid.py"
+
+
+rule figure_target_samples:
+    input:
+        density="results/figure_data/log_density_{posterior}.npz",
         summary=lambda wildcards: f"results/summary/{experiment_of(wildcards.posterior)}.csv",
         samples=lambda wildcards: first_seed_samples(
             wildcards.posterior, EXPERIMENTS[experiment_of(wildcards.posterior)]["anchors"],
@@ -150,10 +174,9 @@ rule figure_target_samples:
         pdf="figures/samples_{posterior}.pdf",
         png="figures/samples_{posterior}.png",
     params:
-        model=model_options,
         anchors=lambda wildcards: EXPERIMENTS[experiment_of(wildcards.posterior)]["anchors"],
         methods=lambda wildcards: posterior_methods(wildcards.posterior),
-        code=code_digest("report.sample_panels", "report.figures", "pipeline.posteriors"),
+        code=code_digest("report.sample_panels", "report.figures", "report.plot_windows"),
     log:
         "logs/report/figure_samples_{posterior}.log",
     benchmark:
@@ -168,11 +191,38 @@ rule figure_target_samples:
         "../scripts/figure_target_samples.py"
 
 
-rule figure_banana:
+# What Yu et al.'s (2024) banana Figs. 1 and 5 draw: the metric at the ellipse centres, RLA-F's
+# Exp maps of 300 Gaussian points from the Hausdorff MAP, the distinct Euclidean maxima.
+rule banana_figure_data:
     input:
         data="data/prepared/banana/yu2024.npz",
         euclidean_map="results/map/yu2024-banana/euclidean.npz",
         hausdorff_map="results/map/yu2024-banana/hausdorff.npz",
+    output:
+        "results/figure_data/banana_metric.npz",
+    params:
+        model=EXPERIMENTS["banana"],
+        approximation=method_settings("rla_f"),
+        seed=config["seed"],
+        code=code_digest("metrics.density_grid", "report.plot_windows", "pipeline.posteriors", "methods.rla_f"),
+    log:
+        "logs/report/banana_figure_data.log",
+    benchmark:
+        "logs/benchmarks/report/banana_figure_data.tsv"
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    threads: 1
+    conda:
+        ENV
+    script:
+        "../scripts/banana_figure_data.py"
+
+
+rule figure_banana:
+    input:
+        figure_data="results/figure_data/banana_metric.npz",
+        density="results/figure_data/log_density_yu2024-banana.npz",
         euclidean_samples="results/approximation/yu2024-banana/euclidean/rla_f/seed0/samples.npz",
         hausdorff_samples="results/approximation/yu2024-banana/hausdorff/rla_f/seed0/samples.npz",
     output:
@@ -181,10 +231,7 @@ rule figure_banana:
         anchors_pdf="figures/banana_map_anchors.pdf",
         anchors_png="figures/banana_map_anchors.png",
     params:
-        model=EXPERIMENTS["banana"],
-        approximation=method_settings("rla_f"),
-        seed=config["seed"],
-        code=code_digest("report.banana_figures", "report.figures", "pipeline.posteriors", "methods.rla_f"),
+        code=code_digest("report.banana_figures", "report.figures", "report.plot_windows"),
     log:
         "logs/report/figure_banana.log",
     benchmark:

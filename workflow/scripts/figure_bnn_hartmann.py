@@ -2,8 +2,6 @@
 of the push-forward against NUTS is rule evaluate_pushforward's, table bnn_hartmann_pushforward_w2)."""
 
 from geobayes.io import load_npz
-from geobayes.networks.predictive import function_samples
-from geobayes.pipeline.posteriors import build_posterior
 from geobayes.pipeline.step import logged_to
 from geobayes.report.bnn_figures import pushforward_figure
 from geobayes.report.bnn_panels import METHOD_LABELS
@@ -16,11 +14,10 @@ with logged_to(smk.log[0]) as log:
     prefix = f"{posterior_name}:"
     predictions = {m: load_npz(smk.input[f"{prefix}{m}_seed0"]) for m in options["methods"]}
     predictions["nuts"] = load_npz(smk.input[f"{prefix}nuts"])
-    posterior = build_posterior(posterior_name, smk.input[f"{prefix}data"], options)
     reference = predictions["nuts"]
     grid = reference["grid"]
-    mode = load_npz(smk.input.map, required=("position",), what="MAP file")["position"]
-    map_f = function_samples(posterior, mode[None], grid[:, None]).f[0]
+    # the MAP curve: the network at the Euclidean MAP, the anchor of every approximation here
+    map_f = next(predictions[m]["f_mode"] for m in options["methods"] if "f_mode" in predictions[m])
     samples = {METHOD_LABELS[m]: p["f_grid"] for m, p in predictions.items() if "f_grid" in p}
     noise = {METHOD_LABELS[m]: p["noise_std"] for m, p in predictions.items() if "noise_std" in p}
     pushforward_figure(smk.output.figure, grid, samples, x_train=reference["X_train"], y_train=reference["y_train"],

@@ -1,5 +1,6 @@
 """Function samples of a network posterior (one approximation repetition, or the NUTS reference)
-at the test inputs and on the figure grid, with Yu et al. (2024)'s MSE and NLL (Sec. 5.4).
+at the test inputs and on the figure grid, with Yu et al. (2024)'s MSE and NLL (Sec. 5.4); for an
+approximation also the network at its anchor on the grid (``f_mode``, the MAP curve the figures draw).
 
 Failed solves are dropped from the metrics and counted beside them. For NUTS the metrics are
 the mean and std over `predictive.reference_repeats` random subsets of as many draws as one
@@ -76,6 +77,8 @@ with logged_to(smk.log[0]) as log:
     arrays = {"grid": grid[:, 0], "X_train": data["X"][:, 0] * x_std + x_mean,
               "y_train": data["y"] * float(data["y_std"]) + float(data["y_mean"]),
               "X_test": data["X_test"][:, 0] * x_std + x_mean, "y_test": data["y_test"]}
+    if not is_reference:  # the network at the approximation's anchor (the MAP curve of the figures)
+        arrays["f_mode"] = function_samples(posterior, draws["mode"][None], grid_model, **scale).f[0]
     if on_grid is not None:
         arrays.update(f_grid=on_grid.f[keep], noise_std=on_grid.noise_std[keep])
         if has_test:

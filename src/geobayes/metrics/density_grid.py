@@ -15,8 +15,8 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-__all__ = ["check_window", "grid_points", "log_density_grid", "density_grid", "normalised_density_grid",
-           "hdr_levels"]
+__all__ = ["check_window", "grid_points", "log_density_grid", "check_log_density_grid", "density_grid",
+           "normalised_density_grid", "hdr_levels"]
 
 LogDensity = Callable[[np.ndarray], np.ndarray]
 
@@ -92,6 +92,31 @@ def log_density_grid(logdensity: LogDensity, xlim: Sequence[float], ylim: Sequen
     """
     xx, yy, points = grid_points(xlim, ylim, n)
     return xx, yy, _evaluate(logdensity, points, "the", allow_nan=False).reshape(xx.shape)
+
+
+def check_log_density_grid(grid: object, name: str = "density") -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Validate a gridded log density ``(xx, yy, zz)`` as :func:`log_density_grid` returns it (e.g.
+    read back from the figure-data file of an upstream rule).
+
+    Raises
+    ------
+    ValueError
+        Naming ``name``: not three arrays of one ``(n, n)`` shape with ``n >= 2``, a non-finite
+        coordinate, or a NaN or ``+inf`` log density (``-inf`` is a zero density).
+    """
+    try:
+        xx, yy, zz = (np.asarray(part, dtype=np.float64) for part in grid)  # type: ignore[union-attr]
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be three arrays (xx, yy, zz) of one (n, n) shape") from None
+    if not (xx.shape == yy.shape == zz.shape) or xx.ndim != 2 or min(xx.shape) < 2:
+        raise ValueError(f"{name} must be three arrays (xx, yy, zz) of one (n, n) shape with n >= 2; got shapes "
+                         f"{xx.shape}, {yy.shape}, {zz.shape}")
+    if not (np.isfinite(xx).all() and np.isfinite(yy).all()):
+        raise ValueError(f"{name}: the grid coordinates xx, yy must be finite")
+    broken = np.isnan(zz) | (zz == np.inf)
+    if broken.any():
+        raise ValueError(f"{name}: the log density is NaN or +inf at {int(broken.sum())} of {zz.size} grid points")
+    return xx, yy, zz
 
 
 def density_grid(logdensity: LogDensity, xlim: Sequence[float], ylim: Sequence[float], n: int = 200, *,

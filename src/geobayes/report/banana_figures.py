@@ -19,7 +19,7 @@ one Hausdorff MAP on the :math:`\\theta_1` axis. :math:`\\theta_1` is horizontal
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 import numpy as np
 from matplotlib.axes import Axes
@@ -27,7 +27,8 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Ellipse
 
 import geobayes.report.figures  # noqa: F401  (selects the Agg backend, as every figure module does)
-from geobayes.metrics.density_grid import check_window, log_density_grid
+from geobayes.metrics.density_grid import check_log_density_grid, check_window
+from geobayes.report.plot_windows import BANANA_METRIC_WINDOW, ELLIPSE_GRID, ellipse_centres
 from geobayes.report.sample_panels import Panel, check_points, draw_sample_panel, draw_target_contours
 
 __all__ = [
@@ -53,11 +54,11 @@ def _check_metric(matrix: object, theta: np.ndarray) -> np.ndarray:
     g = np.asarray(matrix, dtype=np.float64)
     where = f"at theta = {theta.tolist()}"
     if g.shape != (2, 2):
-        raise ValueError(f"metric must return a (2, 2) matrix; got shape {g.shape} {where}")
+        raise ValueError(f"metric must be a (2, 2) matrix; got shape {g.shape} {where}")
     if not np.all(np.isfinite(g)):
-        raise ValueError(f"metric returned a non-finite matrix {where}: {g.tolist()}")
+        raise ValueError(f"metric is not finite {where}: {g.tolist()}")
     if not np.allclose(g, g.T, rtol=1e-8, atol=1e-12 * max(1.0, float(np.abs(g).max()))):
-        raise ValueError(f"metric returned a non-symmetric matrix {where}: {g.tolist()}")
+        raise ValueError(f"metric is not symmetric {where}: {g.tolist()}")
     if np.linalg.eigvalsh(0.5 * (g + g.T))[0] <= 0.0:
         raise ValueError(f"metric is not positive definite {where}: {g.tolist()}")
     return 0.5 * (g + g.T)
@@ -97,12 +98,6 @@ def metric_ellipse(metric_matrix: np.ndarray, centre: Sequence[float], scale: fl
     )
 
 
-def _check_grid_shape(grid: Sequence[int]) -> tuple[int, int]:
-    if len(grid) != 2 or any(isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1 for k in grid):
-        raise ValueError(f"grid must be two positive integers (points along theta_1, theta_2); got {grid!r}")
-    return int(grid[0]), int(grid[1])
-
-
 def _plain_axes(ax: Axes, xlim: tuple[float, float], ylim: tuple[float, float]) -> None:
     ax.set_xlim(xlim)
     ax.set_ylim(ylim)
@@ -130,34 +125,36 @@ def _arrow_pair(
 
 
 def metric_ellipses_figure(
-    metric: Callable[[np.ndarray], np.ndarray],
-    logdensity: Callable[[np.ndarray], np.ndarray],
+    metrics: np.ndarray,
+    density: tuple[np.ndarray, np.ndarray, np.ndarray],
     mode: Sequence[float],
     base_points: np.ndarray,
     mapped_points: np.ndarray,
     *,
-    grid: tuple[int, int] = (7, 7),
-    xlim: Sequence[float] = (-2.7, 2.3),
-    ylim: Sequence[float] = (-1.0, 4.0),
-    levels: Sequence[float] = (-210.0, -205.0, -200.0),
+    grid: tuple[int, int] = ELLIPSE_GRID,
+    xlim: Sequence[float] = BANANA_METRIC_WINDOW.xlim,
+    ylim: Sequence[float] = BANANA_METRIC_WINDOW.ylim,
+    levels: Sequence[float] = BANANA_METRIC_WINDOW.levels,
     arrow_toward: Sequence[float] = (1.2, 3.5),
 ) -> Figure:
     """Fisher-metric ellipses and the exponential map on the banana (Yu et al. 2024, Fig. 1).
 
     Parameters
     ----------
-    metric : callable
-        :math:`\\theta` of shape ``(2,)`` -> metric :math:`G(\\theta)` of shape ``(2, 2)``
-        (the Fisher metric in the paper), symmetric positive definite.
-    logdensity : callable
-        The target's log density, mapping ``(m, 2)`` points to ``(m,)`` values.
+    metrics : numpy.ndarray
+        The metric :math:`G(\\theta)` (the Fisher metric in the paper), symmetric positive definite,
+        at each ellipse centre (:func:`geobayes.report.plot_windows.ellipse_centres` of ``grid``,
+        ``xlim``, ``ylim``): shape ``(grid[0] * grid[1], 2, 2)``.
+    density : tuple of numpy.ndarray
+        The target's log density on a grid over the window, ``(xx, yy, zz)``
+        (:func:`geobayes.metrics.density_grid.log_density_grid`, computed upstream).
     mode : sequence of float
         The MAP :math:`\\hat\\theta` (the paper's code uses the Hausdorff MAP), shape ``(2,)``.
     base_points : numpy.ndarray
         Gaussian points :math:`\\hat\\theta + v`, shape ``(n, 2)`` (300 in the paper).
     mapped_points : numpy.ndarray
         Their images :math:`\\mathrm{Exp}_{\\hat\\theta}(v)`, shape ``(n, 2)``, row by row.
-    grid : tuple of int, default (7, 7)
+    grid : tuple of int, default :data:`~geobayes.report.plot_windows.ELLIPSE_GRID`
         Ellipse centres along :math:`\\theta_1` and :math:`\\theta_2`, evenly spaced over
         the window including its edges.
     xlim, ylim : sequence of float
@@ -178,12 +175,16 @@ def metric_ellipses_figure(
     Raises
     ------
     ValueError
-        On a bad window, grid, levels or point arrays, base and mapped points of different
-        shapes, or a metric value that is not a finite symmetric positive-definite
-        ``(2, 2)`` matrix.
+        On a bad window, grid, density grid, levels or point arrays, base and mapped points of
+        different shapes, or metrics that are not one finite symmetric positive-definite
+        ``(2, 2)`` matrix per centre.
     """
     window_x, window_y = check_window(xlim, "xlim"), check_window(ylim, "ylim")
-    n_x, n_y = _check_grid_shape(grid)
+    centres = ellipse_centres(grid, window_x, window_y)
+    metrics = np.asarray(metrics, dtype=np.float64)
+    if metrics.shape != (len(centres), 2, 2):
+        raise ValueError(f"metrics must hold one (2, 2) matrix per ellipse centre of the {grid} grid: expected shape "
+                         f"{(len(centres), 2, 2)}, got {metrics.shape}")
     mode = check_points(mode, "mode", single=True)
     if mode.shape != (1, 2):
         raise ValueError(f"mode must be one point of shape (2,); got {mode.shape[0]} points")
@@ -194,9 +195,8 @@ def metric_ellipses_figure(
             f"base_points and mapped_points must pair up row by row; got shapes {base.shape} and {mapped.shape}"
         )
     target_point = check_points(arrow_toward, "arrow_toward", single=True)[0]
-    centres = [np.array([x, y]) for y in np.linspace(*window_y, n_y) for x in np.linspace(*window_x, n_x)]
-    ellipses = [metric_ellipse(np.asarray(metric(centre)), centre) for centre in centres]
-    density = log_density_grid(logdensity, window_x, window_y)
+    ellipses = [metric_ellipse(matrix, centre) for matrix, centre in zip(metrics, centres, strict=True)]
+    density = check_log_density_grid(density)
 
     fig = Figure(figsize=(5.6, 2.9), layout="constrained")
     ax_metric, ax_map = fig.subplots(1, 2)
@@ -228,7 +228,7 @@ def metric_ellipses_figure(
 
 
 def map_locations_figure(
-    logdensity: Callable[[np.ndarray], np.ndarray],
+    density: tuple[np.ndarray, np.ndarray, np.ndarray],
     euclidean_maps: np.ndarray,
     hausdorff_map: Sequence[float],
     hausdorff_samples: np.ndarray,
@@ -243,8 +243,9 @@ def map_locations_figure(
 
     Parameters
     ----------
-    logdensity : callable
-        The target's log density, mapping ``(m, 2)`` points to ``(m,)`` values.
+    density : tuple of numpy.ndarray
+        The target's log density on a grid over the window, ``(xx, yy, zz)`` (computed upstream,
+        rule ``target_density_grid``).
     euclidean_maps : numpy.ndarray
         The Euclidean MAPs (maxima of the log density), shape ``(k, 2)`` (two on the banana).
     hausdorff_map : sequence of float
@@ -279,7 +280,7 @@ def map_locations_figure(
         Panel("RLA-F, Hausdorff MAP", check_points(hausdorff_samples, "hausdorff_samples")),
         Panel("RLA-F, Euclidean MAP", check_points(euclidean_samples, "euclidean_samples")),
     ]
-    density = log_density_grid(logdensity, window_x, window_y)
+    density = check_log_density_grid(density)
 
     fig = Figure(figsize=(7.2, 2.5), layout="constrained")
     ax_maps, *ax_samples = fig.subplots(1, 3, sharex=True, sharey=True)

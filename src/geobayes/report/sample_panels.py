@@ -22,7 +22,7 @@ The helpers :func:`check_points`, :func:`thin_rows`, :func:`draw_target_contours
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import NamedTuple
 
@@ -31,7 +31,7 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
 import geobayes.report.figures  # noqa: F401  (selects the Agg backend, as every figure module does)
-from geobayes.metrics.density_grid import check_window, log_density_grid
+from geobayes.metrics.density_grid import check_log_density_grid, check_window
 
 __all__ = [
     "Panel",
@@ -250,7 +250,7 @@ def draw_sample_panel(
 def sample_panels_figure(
     panels: Sequence[Panel],
     *,
-    logdensity: Callable[[np.ndarray], np.ndarray],
+    density: tuple[np.ndarray, np.ndarray, np.ndarray],
     xlim: Sequence[float],
     ylim: Sequence[float],
     levels: Sequence[float],
@@ -264,9 +264,10 @@ def sample_panels_figure(
     ----------
     panels : sequence of Panel
         One axes each, filled row by row.
-    logdensity : callable
-        The target's log density, mapping ``(m, 2)`` points to ``(m,)`` values (e.g.
-        ``jax.vmap(target.logdensity)``).
+    density : tuple of numpy.ndarray
+        The target's log density on a grid over the window, ``(xx, yy, zz)`` as
+        :func:`geobayes.metrics.density_grid.log_density_grid` computes it (upstream, in rule
+        ``target_density_grid``: a figure only draws).
     xlim, ylim : sequence of float
         Plot window of :math:`\\theta_1` (horizontal) and :math:`\\theta_2` (vertical).
     levels : sequence of float
@@ -308,7 +309,7 @@ def sample_panels_figure(
     for panel in panels:
         check_points(panel.samples, f"samples of panel {panel.title!r}")
         _check_markers(panel)
-    grid = log_density_grid(logdensity, window_x, window_y)
+    grid = check_log_density_grid(density)
 
     ncols = min(int(ncols), len(panels))
     nrows = math.ceil(len(panels) / ncols)
