@@ -2,9 +2,8 @@
 
 Runs ``snakemake --cores N --configfile config/quick.yaml`` in a fresh copy of the workflow
 and library (so the repository's own results are untouched), then reports the total wall
-time and the per-rule wall times read from Snakemake's benchmark files
-(``logs/benchmarks/<rule>/...tsv``): total, median and max per rule, and the share of the
-total per rule. Writes ``benchmarks/results/quick_dag.json``. ``--source`` runs another checkout
+time and the per-rule and per-paper costs read from Snakemake's benchmark files (``benchmarks/job_costs.py``):
+jobs, wall total, median and max, CPU seconds and peak memory, and every job's own record. Writes ``benchmarks/results/quick_dag.json``. ``--source`` runs another checkout
 (e.g. a ``git worktree`` of an older commit, for a before/after table: run both at once with
 ``--cores 1`` each so that they share the machine alike) and ``--target`` limits the run to some
 targets of the DAG.
@@ -34,27 +33,25 @@ import tempfile
 import time
 from pathlib import Path
 
+from geobayes.config import load_config
 from geobayes.io import provenance, save_json
+from job_costs import JobCost, model_experiments, read_job_costs
 
 REPO = Path(__file__).resolve().parents[1]
 
 
-def rule_times(work: Path) -> dict[str, dict[str, float]]:
-    """Per-rule wall-time statistics from Snakemake's benchmark files, and the rule's CPU seconds
-    (their ``cpu_time`` column: on a loaded machine the wall time of a job grows with whatever
-    runs beside it, its CPU time does not)."""
-    per_rule: dict[str, list[float]] = {}
-    cpu: dict[str, float] = {}
-    for tsv in (work / "logs" / "benchmarks").rglob("*.tsv"):
-        rule = tsv.relative_to(work / "logs" / "benchmarks").parts[0]
-        header, row = (line.split("\t") for line in tsv.read_text().splitlines()[-2:])
-        per_rule.setdefault(rule, []).append(float(row[0]))
-        cpu_time = dict(zip(header, row)).get("cpu_time", "NA")
-        cpu[rule] = cpu.get(rule, 0.0) + (float(cpu_time) if cpu_time != "NA" else 0.0)
-    return {
-        rule: {"jobs": len(t), "total_s": sum(t), "median_s": statistics.median(t), "max_s": max(t), "cpu_s": cpu[rule]}
-        for rule, t in sorted(per_rule.items())
-    }
+def cost_table(costs: list[JobCost], key) -> dict[str, dict[str, float]]:
+    """Jobs, wall total/median/max, CPU seconds and peak memory per group of jobs (``key`` of a
+    :class:`JobCost`: its rule or its paper). CPU time is the number to compare across runs: on a
+    loaded machine a job's wall time grows with whatever runs beside it, its CPU time does not."""
+    groups: dict[str, list[JobCost]] = {}
+    for cost in costs:
+        groups.setdefault(key(cost), []).append(cost)
+    return {name: {"jobs": len(jobs), "total_s": sum(j.wall_s for j in jobs),
+                   "median_s": statistics.median(j.wall_s for j in jobs), "max_s": max(j.wall_s for j in jobs),
+                   "cpu_s": sum(j.cpu_s for j in jobs if j.cpu_s == j.cpu_s),
+                   "max_rss_mb": max(j.max_rss_mb for j in jobs)}
+            for name, jobs in sorted(groups.items())}
 
 
 def copy_workflow(source: Path, work: Path) -> None:
@@ -112,20 +109,24 @@ def main() -> None:
         save_json(sittings_file, sittings)
         logs = sorted((work / ".snakemake" / "log").glob("*.snakemake.log"))
         failed = sum(log.read_text().count("Error in rule ") for log in logs)
-        rules = rule_times(work)
+        costs = read_job_costs(work, work, model_experiments(load_config(work / args.config)))
+    rules, papers = cost_table(costs, lambda c: c.rule), cost_table(costs, lambda c: c.paper)
     wall = sum(s["wall_s"] for s in sittings)
     cpu = sum(s["cpu_s"] for s in sittings)
     busy = sum(r["total_s"] for r in rules.values())
-    for rule, stats in rules.items():
-        stats["share_of_job_time"] = stats["total_s"] / busy
-        print(f"{rule:18s} jobs {stats['jobs']:4d}  total {stats['total_s']:8.1f} s  "
-              f"median {stats['median_s']:6.1f} s  max {stats['max_s']:7.1f} s  cpu {stats['cpu_s']:7.1f} s")
+    for title, table in (("rule", rules), ("paper", papers)):
+        print(f"per {title}:")
+        for name, stats in table.items():
+            stats["share_of_job_time"] = stats["total_s"] / busy
+            print(f"  {name:28s} jobs {stats['jobs']:4d}  total {stats['total_s']:8.1f} s  median {stats['median_s']:6.1f} s"
+                  f"  max {stats['max_s']:7.1f} s  cpu {stats['cpu_s']:7.1f} s  peak {stats['max_rss_mb']:6.0f} MB")
     print(f"wall time {wall:.1f} s on {args.cores} cores in {len(sittings)} sitting(s) ({busy:.1f} s of job time; "
           f"{cpu:.1f} s of CPU in all, Snakemake included); {failed} failed job(s)")
     save_json(args.output, {"config": args.config, "cores": args.cores, "wall_s": wall, "source": str(source),
                             "targets": args.target, "cpu_s": cpu, "sittings": sittings, "failed_jobs": failed,
                             "complete": finished.returncode == 0,
-                            "job_time_s": busy, "rules": rules, "provenance": provenance()})
+                            "job_time_s": busy, "rules": rules, "papers": papers,
+                            "jobs": [c._asdict() for c in costs], "provenance": provenance()})
     if finished.returncode != 0:
         sys.exit(finished.returncode)
 

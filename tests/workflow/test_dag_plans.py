@@ -20,6 +20,29 @@ def test_lint_is_clean():
     assert "Congratulations" in result.stdout + result.stderr
 
 
+#: A rule block of workflow/rules/*.smk, up to the next rule, comment block or function.
+RULE_BLOCK = re.compile(r"^rule (\w+):\n(.*?)(?=^rule |^# |^def |\Z)", re.M | re.S)
+
+
+def test_every_job_is_timed_beside_its_log():
+    """Every rule that runs code writes a Snakemake benchmark (wall, CPU, peak memory) at its log's
+    path under logs/benchmarks/: the per-rule costs of benchmarks/bench_quick_dag.py and the
+    paper-scale projection read them, and a rule without one would be missing from both."""
+    untimed, misplaced = [], []
+    for path in sorted((REPO / "workflow/rules").glob("*.smk")):
+        for match in RULE_BLOCK.finditer(path.read_text()):
+            rule, body = match.groups()
+            if "script:" not in body and "shell:" not in body:
+                continue  # a target rule (all): nothing runs
+            log = re.search(r'log:\n\s+"logs/(.+?)\.log"', body)
+            bench = re.search(r'benchmark:\n\s+"logs/benchmarks/(.+?)\.tsv"', body)
+            if bench is None:
+                untimed.append(rule)
+            elif log is None or log.group(1) != bench.group(1):
+                misplaced.append(rule)
+    assert not untimed and not misplaced, f"no benchmark: {untimed}; benchmark not at the log's path: {misplaced}"
+
+
 HARTMANN_EXPERIMENTS = ("glm", "synthetic", "usps", "growth", "rosenbrock", "lingauss")
 
 

@@ -109,6 +109,8 @@ rule report_bnn_classifier:
         code=code_digest("report.bnn_classifier", "report.figures", "data.banana_classification"),
     log:
         "logs/report/bnn_classifier.log",
+    benchmark:
+        "logs/benchmarks/report/bnn_classifier.tsv"
     conda:
         ENV
     script:

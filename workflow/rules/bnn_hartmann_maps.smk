@@ -88,6 +88,8 @@ rule predict_optimum:
                                            "pipeline.posteriors"),
     log:
         "logs/prediction/{posterior}/{anchor}/{method}/seed{seed}.log",
+    benchmark:
+        "logs/benchmarks/prediction/{posterior}/{anchor}/{method}/seed{seed}.tsv"
     resources:
         mem_mb=2000,
         runtime=10,
@@ -115,6 +117,8 @@ rule map_robustness:
         code=code_digest("metrics.map_robustness", "metrics.predictive", "networks.predictive", "pipeline.posteriors"),
     log:
         "logs/map_robustness/bnn_hartmann_maps.log",
+    benchmark:
+        "logs/benchmarks/map_robustness/bnn_hartmann_maps.tsv"
     resources:
         mem_mb=2000,
         runtime=30,
@@ -139,6 +143,8 @@ rule figure_bnn_hartmann_maps:
         code=code_digest("report.bnn_map_robustness", "report.bnn_figures", "report.bnn_panels"),
     log:
         "logs/report/bnn_hartmann_maps.log",
+    benchmark:
+        "logs/benchmarks/report/bnn_hartmann_maps.tsv"
     conda:
         ENV
     script:

@@ -19,6 +19,8 @@ rule prepare_sine:
         code=code_digest("data.sine_regression"),
     log:
         "logs/prepare/bnn_scalability/n{size}_rep{repetition}.log",
+    benchmark:
+        "logs/benchmarks/prepare/bnn_scalability/n{size}_rep{repetition}.tsv"
     resources:
         mem_mb=500,
         runtime=5,
@@ -116,6 +118,8 @@ rule figure_bnn_scalability:
         code=code_digest("report.bnn_scalability", "report.figures", "report.tidy"),
     log:
         "logs/report/bnn_scalability_figure.log",
+    benchmark:
+        "logs/benchmarks/report/bnn_scalability_figure.tsv"
     resources:
         mem_mb=500,
         runtime=5,

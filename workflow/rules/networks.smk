@@ -76,6 +76,8 @@ rule predict_network:
                                            "pipeline.posteriors"),
     log:
         "logs/prediction/{posterior}/{anchor}/{method}/seed{seed}.log",
+    benchmark:
+        "logs/benchmarks/prediction/{posterior}/{anchor}/{method}/seed{seed}.tsv"
     resources:
         mem_mb=2000,
         runtime=10,
@@ -103,6 +105,8 @@ rule predict_network_reference:
         code=code_digest("networks.predictive", "metrics.predictive", "pipeline.posteriors"),
     log:
         "logs/prediction/{posterior}/nuts.log",
+    benchmark:
+        "logs/benchmarks/prediction/{posterior}/nuts.tsv"
     resources:
         mem_mb=4000,
         runtime=10,
@@ -126,6 +130,8 @@ rule evaluate_pushforward:
         code=code_digest("metrics.predictive"),
     log:
         "logs/pushforward/{posterior}/{anchor}/{method}/seed{seed}.log",
+    benchmark:
+        "logs/benchmarks/pushforward/{posterior}/{anchor}/{method}/seed{seed}.tsv"
     resources:
         mem_mb=1000,
         runtime=10,
@@ -152,6 +158,8 @@ rule figure_bnn_yu:
         code=code_digest("report.bnn_figures"),
     log:
         "logs/report/bnn_yu_{scaling}_figures.log",
+    benchmark:
+        "logs/benchmarks/report/bnn_yu_{scaling}_figures.tsv"
     wildcard_constraints:
         scaling="raw|standardised",
     conda:
@@ -173,6 +181,8 @@ rule figure_bnn_bergamin:
         code=code_digest("report.bnn_figures"),
     log:
         "logs/report/bnn_bergamin_{split}.log",
+    benchmark:
+        "logs/benchmarks/report/bnn_bergamin_{split}.tsv"
     wildcard_constraints:
         split="random|between",
     conda:
@@ -193,6 +203,8 @@ rule figure_bnn_hartmann:
         code=code_digest("report.bnn_figures"),
     log:
         "logs/report/bnn_hartmann_{split}.log",
+    benchmark:
+        "logs/benchmarks/report/bnn_hartmann_{split}.tsv"
     wildcard_constraints:
         split="drop23",
     conda:

@@ -29,6 +29,8 @@ rule summarise_all:
         code=code_digest("report.tidy"),
     log:
         "logs/report/summarise_all.log",
+    benchmark:
+        "logs/benchmarks/report/summarise_all.tsv"
     resources:
         mem_mb=1000,
         runtime=5,
@@ -54,6 +56,8 @@ rule table:
         code=code_digest("report.tables", "report.paper_values"),
     log:
         "logs/report/table_{table}.log",
+    benchmark:
+        "logs/benchmarks/report/table_{table}.tsv"
     resources:
         mem_mb=1000,
         runtime=5,
@@ -80,6 +84,8 @@ rule reproduction_report:
         code=code_digest("report.reproduction_report", "report.paper_values"),
     log:
         "logs/report/reproduction_report_{report}.log",
+    benchmark:
+        "logs/benchmarks/report/reproduction_report_{report}.tsv"
     resources:
         mem_mb=1000,
         runtime=5,
@@ -256,6 +262,8 @@ rule figure_leaderboard:
         code=code_digest("report.leaderboard_figure", "report.figures"),
     log:
         "logs/report/figure_leaderboard.log",
+    benchmark:
+        "logs/benchmarks/report/figure_leaderboard.tsv"
     resources:
         mem_mb=1000,
         runtime=5,

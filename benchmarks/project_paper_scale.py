@@ -1,0 +1,229 @@
+"""Budget of the paper-scale DAG, projected from measured job costs.
+
+What ``snakemake --cores N --configfile config/config.yaml`` (or the SLURM profile) will cost, per
+rule and per paper: CPU-hours, peak memory and the wall time on N nodes. Paper scale is too large to
+run here whole (NUTS with 10 chains x 30,000 iterations per posterior, 5 x 10,000 samples per
+approximation, exact W1 between 10,000 and 20,000 points), so it is projected:
+
+1. the paper DAG's jobs come from a dry run of the paper config (``snakemake -n``: nothing runs);
+   each job's benchmark path is its log's under ``logs/benchmarks/``;
+2. each job's cost at quick scale is read from a finished quick run (``--quick-run``, e.g. the work
+   directory of ``bench_quick_dag.py --workdir``); a job the quick DAG does not have takes the
+   median of its rule's quick jobs;
+3. measured: where a job of the same rule and experiment ran at paper size (``--paper-run``: a
+   run directory in which a few paper-scale targets ran, e.g. with ``--sample`` below), the job's
+   paper cost is its quick cost times the median ratio paper/quick of those jobs' CPU seconds;
+4. modelled otherwise: the rule's fixed cost (its cheapest quick job: start, imports, compilation)
+   plus the rest of the job's quick cost times the ratio of the settings that size its work
+   (:data:`WORK_RATIO`: draws, samples x repetitions, the n x R cost matrix of exact W1, epochs);
+   a rule not listed there does the same work at both scales;
+5. the wall time on N nodes of c cores is at least max(total CPU / (N c), the longest job) (the
+   DAG's dependencies can only add to it).
+
+``--sample`` runs the representative paper-size targets (listed in ``SAMPLE_TARGETS``) in
+``--paper-run`` first (a copy of the workflow made there once; resumable).
+
+Usage: ``.venv/bin/python benchmarks/project_paper_scale.py --quick-run DIR --paper-run DIR
+[--sample] [--nodes 1 4 16] [--cores-per-node 32]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+from geobayes.config import load_config
+from geobayes.io import provenance, save_json
+from job_costs import PAPER_OF_EXPERIMENT, model_experiments, paper_of, read_job_costs, rule_patterns
+
+REPO = Path(__file__).resolve().parents[1]
+SNAKEMAKE = str(Path(sys.executable).with_name("snakemake"))
+
+#: Paper-size targets run by --sample: one posterior of each kind of work that is cheap enough to
+#: run on 2 cores (logistic regression: MAP, NUTS, every method, W1, floor; a Hartmann GLM: WG).
+SAMPLE_TARGETS = (
+    "results/evaluation/ripley_standardised-logreg/euclidean/ela/seed0/metrics.json",
+    "results/evaluation/ripley_standardised-logreg/euclidean/rla_f/seed0/metrics.json",
+    "results/evaluation/ripley_standardised-logreg/euclidean/rla_b/seed0/metrics.json",
+    "results/floor/ripley_standardised-logreg/n10000/seed0.json",
+)
+
+
+def snakemake(work: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess:
+    """``snakemake *args`` in ``work`` with the copied library first on the path."""
+    env = dict(os.environ, PYTHONPATH=str(work / "src"))
+    env.setdefault("GEOBAYES_DATA_MIRROR", str((REPO / ".." / "shared" / "data").resolve()))
+    return subprocess.run([SNAKEMAKE, *args], cwd=work, env=env, capture_output=True, text=True, check=check)
+
+
+def paper_jobs(work: Path, config: str) -> list[tuple[str, str]]:
+    """(rule, benchmark path) of every job of the paper DAG, from the job blocks of a dry run
+    (nothing runs): each block's ``rule`` line and ``log:`` line."""
+    out = snakemake(work, "-n", "--configfile", config).stdout
+    jobs, rule = set(), None
+    for line in out.splitlines():
+        if line.startswith(("rule ", "localrule ")):
+            rule = line.split()[1].rstrip(":")
+        elif line.startswith("    log: ") and rule is not None:
+            log = line.removeprefix("    log: ").split(",")[0].split(" ")[0]
+            jobs.add((rule, "logs/benchmarks/" + log.removeprefix("logs/").removesuffix(".log") + ".tsv"))
+            rule = None
+    if not jobs:
+        raise ValueError(f"the dry run of {config} in {work} listed no job with a log")
+    return sorted(jobs)
+
+
+def _samples(config, experiment) -> float:
+    """Samples per repetition of an experiment's approximations (its override, else the global)."""
+    options = config["experiments"].get(experiment, {}) if experiment else {}
+    return (options.get("approximation") or {}).get("samples", config["approximation"]["samples"])
+
+
+def _draws(config) -> float:
+    return config["reference"]["chains"] * config["reference"]["samples"] / config["reference"]["thin"]
+
+
+#: rule -> (quick config, paper config, experiment) -> the ratio paper/quick of the work one job
+#: does, from the settings that size it. A rule not listed does the same work at both scales.
+WORK_RATIO = {
+    "reference": lambda q, p, e: (p["reference"]["chains"] * (p["reference"]["warmup"] + p["reference"]["samples"]))
+    / (q["reference"]["chains"] * (q["reference"]["warmup"] + q["reference"]["samples"])),
+    "exact_reference": lambda q, p, e: p["reference"]["exact_draws"] / q["reference"]["exact_draws"],
+    "approximate": lambda q, p, e: (p["approximation"]["repetitions"] * _samples(p, e))
+    / (q["approximation"]["repetitions"] * _samples(q, e)),
+    # exact W1 by the network simplex: at least the size of the n x R cost matrix, per repetition
+    "evaluate": lambda q, p, e: (p["approximation"]["repetitions"] * _samples(p, e) * _draws(p))
+    / (q["approximation"]["repetitions"] * _samples(q, e) * _draws(q)),
+    "floor": lambda q, p, e: (_samples(p, e) * _draws(p)) / (_samples(q, e) * _draws(q)),
+    "predict_network": lambda q, p, e: _samples(p, e) / _samples(q, e),
+    "time_sampling": lambda q, p, e: (p["timing"]["sequential_samples"] + p["timing"]["batched_samples"])
+    / (q["timing"]["sequential_samples"] + q["timing"]["batched_samples"]),
+    "time_wg": lambda q, p, e: p["wg_timing"]["samples"] / q["wg_timing"]["samples"],
+    "train_scalability_network": lambda q, p, e: p["experiments"]["bnn_scalability"]["training"]["epochs"]
+    / q["experiments"]["bnn_scalability"]["training"]["epochs"],
+    "time_bnn_scalability": lambda q, p, e: sum(p["experiments"]["bnn_scalability"]["timing"][k] for k in
+                                                ("sequential_samples", "batched_samples"))
+    / sum(q["experiments"]["bnn_scalability"]["timing"][k] for k in ("sequential_samples", "batched_samples")),
+    "bnn_classifier_approximate": lambda q, p, e: p["bnn_classifier"]["samples"] / q["bnn_classifier"]["samples"],
+    "approximate_optimum": lambda q, p, e: p["bnn_hartmann_maps"]["samples"] / q["bnn_hartmann_maps"]["samples"],
+    "predict_optimum": lambda q, p, e: p["bnn_hartmann_maps"]["samples"] / q["bnn_hartmann_maps"]["samples"],
+}
+
+
+def project(quick, paper_samples, jobs, owners, patterns, quick_config, paper_config):
+    """Per-job projected CPU seconds and peak memory (see the module doc).
+
+    A job's paper cost is its quick cost times the factor measured at paper size on a job of the
+    same rule and experiment, where one ran; else modelled: the rule's fixed cost (its cheapest
+    quick job) plus the rest of its quick cost times :data:`WORK_RATIO` of its rule."""
+    quick_by_path = {c.path: c for c in quick}
+    quick_by_rule: dict[str, list[float]] = {}
+    for cost in quick:
+        quick_by_rule.setdefault(cost.rule, []).append(cost.cpu_s)
+
+    def experiment(rule, path):
+        wildcards = next((m.groupdict() for r, p in patterns if r == rule and (m := p.match(path))), {})
+        model = next((v.split("-")[1] for v in wildcards.values() if v.count("-") == 1 and "/" not in v), None)
+        return wildcards, owners.get(model)
+
+    ratios: dict[tuple[str, str | None], list[float]] = {}
+    peak: dict[str, float] = {}
+    for cost in paper_samples:
+        base = quick_by_path.get(cost.path)
+        if base is not None and base.cpu_s > 0:
+            ratios.setdefault((cost.rule, experiment(cost.rule, cost.path)[1]), []).append(cost.cpu_s / base.cpu_s)
+        peak[cost.rule] = max(peak.get(cost.rule, 0.0), cost.max_rss_mb)
+    factors = {key: statistics.median(r) for key, r in ratios.items()}
+    projected = []
+    for rule, path in jobs:
+        wildcards, exp = experiment(rule, path)
+        base = quick_by_path.get(path)
+        quick_cpu = base.cpu_s if base is not None else statistics.median(quick_by_rule.get(rule, [float("nan")]))
+        if (rule, exp) in factors:
+            cpu, source = quick_cpu * factors[rule, exp], "measured"
+        else:
+            fixed = min(quick_by_rule.get(rule, [0.0]))
+            ratio = WORK_RATIO[rule](quick_config, paper_config, exp) if rule in WORK_RATIO else 1.0
+            cpu, source = fixed + (quick_cpu - fixed) * ratio, "modelled" if rule in WORK_RATIO else "same work"
+        projected.append({"rule": rule, "paper": paper_of(rule, wildcards, owners), "experiment": exp, "path": path,
+                          "quick_cpu_s": quick_cpu, "cpu_s": cpu, "source": source, "in_quick_run": base is not None,
+                          "quick_peak_mb": base.max_rss_mb if base is not None else float("nan")})
+    return projected, factors, peak
+
+
+def summarise(projected, peak, group, nodes, cores):
+    """Per group (rule or paper): jobs, CPU-hours, the longest job, peak memory, the factor's source."""
+    table = {}
+    for job in projected:
+        row = table.setdefault(job[group], {"jobs": 0, "cpu_h": 0.0, "longest_job_h": 0.0, "measured": 0,
+                                            "modelled": 0, "same work": 0, "not_in_quick_run": 0, "peak_mb": 0.0})
+        cpu = job["cpu_s"] if math.isfinite(job["cpu_s"]) else 0.0
+        row["jobs"] += 1
+        row["cpu_h"] += cpu / 3600
+        row["longest_job_h"] = max(row["longest_job_h"], cpu / 3600)
+        row[job["source"]] += 1
+        row["not_in_quick_run"] += not job["in_quick_run"]
+        measured_peak = peak.get(job["rule"])
+        candidate = measured_peak if measured_peak is not None else job["quick_peak_mb"]
+        if math.isfinite(candidate):
+            row["peak_mb"] = max(row["peak_mb"], candidate)
+    total = sum(r["cpu_h"] for r in table.values())
+    longest = max(r["longest_job_h"] for r in table.values())
+    walls = {n: max(total / (n * cores), longest) for n in nodes}
+    return dict(sorted(table.items())), total, walls
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick-run", type=Path, required=True, help="a finished quick run (its logs/benchmarks)")
+    parser.add_argument("--paper-run", type=Path, required=True, help="where paper-size sample targets ran")
+    parser.add_argument("--config", default="config/config.yaml")
+    parser.add_argument("--quick-config", default="config/quick.yaml", help="the quick run's config (in --quick-run)")
+    parser.add_argument("--sample", action="store_true", help="run SAMPLE_TARGETS at paper size in --paper-run first")
+    parser.add_argument("--cores", type=int, default=2, help="cores for --sample")
+    parser.add_argument("--nodes", type=int, nargs="+", default=[1, 4, 16])
+    parser.add_argument("--cores-per-node", type=int, default=32)
+    parser.add_argument("--output", default=str(REPO / "benchmarks" / "results" / "paper_scale_projection.json"))
+    args = parser.parse_args()
+    paper_run = args.paper_run.resolve()
+    if not (paper_run / "Snakefile").exists():
+        from bench_quick_dag import copy_workflow
+
+        paper_run.mkdir(parents=True, exist_ok=True)
+        copy_workflow(REPO, paper_run)
+    if args.sample:
+        snakemake(paper_run, *SAMPLE_TARGETS, "--cores", str(args.cores), "--configfile", args.config, "--quiet",
+                  "--keep-going", check=False)
+    paper_config = load_config(paper_run / args.config)
+    quick_config = load_config(args.quick_run.resolve() / args.quick_config)
+    owners = model_experiments(paper_config)
+    quick = read_job_costs(args.quick_run.resolve(), args.quick_run.resolve(), owners)
+    samples = read_job_costs(paper_run, paper_run, owners)
+    jobs = paper_jobs(paper_run, args.config)
+    projected, factors, peak = project(quick, samples, jobs, owners, rule_patterns(paper_run), quick_config,
+                                       paper_config)
+    record = {"config": args.config, "quick_run": str(args.quick_run), "paper_run": str(paper_run),
+              "measured_factors": {f"{rule}:{exp}": f for (rule, exp), f in factors.items()}, "jobs": projected, "paper_samples": [c._asdict() for c in samples], "provenance": provenance()}
+    for group in ("rule", "paper"):
+        table, total, walls = summarise(projected, peak, group, args.nodes, args.cores_per_node)
+        record[f"per_{group}"] = table
+        print(f"per {group}:")
+        for name, row in table.items():
+            source = f"measured {row['measured']}, modelled {row['modelled']}, same work {row['same work']}" + (
+                f"; {row['not_in_quick_run']} not in the quick run" if row["not_in_quick_run"] else "")
+            print(f"  {name:28s} jobs {row['jobs']:5d}  {row['cpu_h']:8.2f} CPU-h  longest {row['longest_job_h']:6.2f} h"
+                  f"  peak {row['peak_mb']:7.0f} MB  {source}")
+    record.update(total_cpu_h=total, wall_h_lower_bound={str(n): w for n, w in walls.items()},
+                  cores_per_node=args.cores_per_node)
+    print(f"total {total:.1f} CPU-hours; wall on " + ", ".join(
+        f"{n} node(s) x {args.cores_per_node} cores >= {w:.1f} h" for n, w in walls.items()))
+    save_json(args.output, record)
+
+
+if __name__ == "__main__":
+    main()
