@@ -75,11 +75,11 @@ rule approximate_optimum:
 rule predict_optimum:
     input:
         data=prepared_data,
-        draws="results/approximation/{posterior}/{anchor}/{method}/seed{seed}/samples.npz",
-        record="results/approximation/{posterior}/{anchor}/{method}/seed{seed}/samples.json",
+        draws=["results/approximation/{posterior}/{anchor}/{method}/seed{seed}/samples.npz"],
+        record=["results/approximation/{posterior}/{anchor}/{method}/seed{seed}/samples.json"],
     output:
-        npz="results/prediction/{posterior}/{anchor,optimum\d+}/{method}/seed{seed}.npz",
-        json="results/prediction/{posterior}/{anchor,optimum\d+}/{method}/seed{seed}.json",
+        npz=["results/prediction/{posterior}/{anchor,optimum\d+}/{method}/seed{seed}.npz"],
+        json=["results/prediction/{posterior}/{anchor,optimum\d+}/{method}/seed{seed}.json"],
     params:
         model=model_options,
         samples=BNN_HARTMANN_MAPS["samples"],

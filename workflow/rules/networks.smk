@@ -58,16 +58,18 @@ rule train_network:
         "../scripts/train_network.py"
 
 
-# Function samples of one repetition at the test inputs and on the figure grid; MSE and NLL
-# (Yu et al. 2024, Sec. 5.4) with the failed solves counted beside them.
+# Function samples at the test inputs and on the figure grid; MSE and NLL (Yu et al. 2024,
+# Sec. 5.4) with the failed solves counted beside them. One job per posterior x anchor x method
+# covers every repetition (as the approximation does): the start-up and the compiled network are
+# shared; each repetition's files are those of a job of its own.
 rule predict_network:
     input:
         data=prepared_data,
-        draws="results/approximation/{posterior}/{anchor}/{method}/seed{seed}/samples.npz",
-        record="results/approximation/{posterior}/{anchor}/{method}/seed{seed}/samples.json",
+        draws=per_repetition("results/approximation/{posterior}/{anchor}/{method}/seed{seed}/samples.npz"),
+        record=per_repetition("results/approximation/{posterior}/{anchor}/{method}/seed{seed}/samples.json"),
     output:
-        npz="results/prediction/{posterior}/{anchor}/{method}/seed{seed}.npz",
-        json="results/prediction/{posterior}/{anchor}/{method}/seed{seed}.json",
+        npz=per_repetition("results/prediction/{posterior}/{anchor}/{method}/seed{seed}.npz"),
+        json=per_repetition("results/prediction/{posterior}/{anchor}/{method}/seed{seed}.json"),
     params:
         model=model_options,
         samples=lambda wildcards: approximation_settings(wildcards)["samples"],
@@ -75,12 +77,12 @@ rule predict_network:
         code=lambda wildcards: code_digest("networks.predictive", "metrics.predictive", f"methods.{wildcards.method}",
                                            "pipeline.posteriors"),
     log:
-        "logs/prediction/{posterior}/{anchor}/{method}/seed{seed}.log",
+        "logs/prediction/{posterior}/{anchor}/{method}.log",
     benchmark:
-        "logs/benchmarks/prediction/{posterior}/{anchor}/{method}/seed{seed}.tsv"
+        "logs/benchmarks/prediction/{posterior}/{anchor}/{method}.tsv"
     resources:
         mem_mb=2000,
-        runtime=10,
+        runtime=10 * len(repetition_seeds()),
     threads: 1
     conda:
         ENV
