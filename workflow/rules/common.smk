@@ -1,4 +1,4 @@
-# Shared helpers of the geobayes rules: target lists, wildcard constraints and the library
+# Shared helpers of the geobayes rules: the config slices, the posteriors, wildcard constraints and the library
 # modules each step depends on. No science here: the logic lives in src/geobayes.
 
 import csv
@@ -380,43 +380,6 @@ def _check_cluster_has_gres(spec):
     _CHECKED_GRES.add(spec)
 
 
-def experiment_evaluations(experiment, methods=None):
-    """Evaluation files of one experiment: posterior x anchor x method x repetition.
-
-    ``methods`` restricts the methods (default: every method run on each posterior)."""
-    files = []
-    for posterior in experiment_posteriors(experiment):
-        chosen = [m for m in posterior_methods(posterior) if methods is None or m in methods]
-        files += expand(
-            "results/evaluation/{posterior}/{anchor}/{method}/seed{seed}/metrics.json",
-            posterior=posterior, anchor=EXPERIMENTS[experiment]["anchors"], method=chosen,
-            seed=range(config["approximation"]["repetitions"]),
-        )
-    return files
-
-
-#: Experiment -> function () -> the record files its summary tidies, for experiments whose records
-#: are not evaluations (e.g. network predictions, the scalability timings); each rule file registers
-#: its own, so summary_inputs names no experiment.
-SUMMARY_RECORDS = {}
-
-
-def summary_inputs(wildcards):
-    """Result records summarised for experiment {experiment}: its evaluations, the Monte Carlo
-    floors of its posteriors (floor_common.smk) and the timing records
-    (results/<kind>/<posterior>[/...].json) of its posteriors, or the records its rule file
-    registered in SUMMARY_RECORDS (each becomes tidy rows, geobayes.report.tidy)."""
-    experiment = wildcards.experiment
-    if experiment in SUMMARY_RECORDS:
-        return SUMMARY_RECORDS[experiment]()
-    if experiment not in EXPERIMENTS:
-        raise ValueError(f"results/summary/{experiment}.csv: no experiment {experiment!r} in config key experiments "
-                         f"or SUMMARY_RECORDS ({', '.join([*EXPERIMENTS, *SUMMARY_RECORDS])})")
-    posteriors = set(experiment_posteriors(experiment))
-    timings = [f for f in timing_files() + wg_timing_files() if Path(f).parts[2].removesuffix(".json") in posteriors]
-    return experiment_evaluations(experiment) + floor_files(experiment) + timings
-
-
 def reference_size(posterior):
     """Number of reference draws of a posterior (NUTS draws or exact draws)."""
     if reference_kind(posterior) == "exact":
@@ -434,150 +397,6 @@ def timing_files():
     return expand("results/timing/{posterior}/{method}.json",
                   posterior=logreg_posteriors(TIMING["datasets"], TIMING["inputs"]), method=TIMING["methods"])
 
-PAPER_VALUES = REPO / "workflow" / "resources" / "paper_values"
-
-def scale():
-    """Run scale quoted in table captions and the reproduction report."""
-    return {
-        "samples": config["approximation"]["samples"],
-        "repetitions": config["approximation"]["repetitions"],
-        "reference_draws": reference_draws(),
-        "exact_draws": config["reference"]["exact_draws"],
-    }
-
-def first_seed_samples(posterior, anchors, methods):
-    """Repetition-0 samples of a posterior for each anchor x method (figure inputs)."""
-    return expand("results/approximation/{posterior}/{anchor}/{method}/seed0/samples.npz",
-                  posterior=posterior, anchor=anchors, method=methods)
-
-TABLES_FILE = str(REPO / "workflow" / "resources" / "tables.yaml")
-with open(TABLES_FILE) as _handle:
-    _TABLES_DOCUMENT = yaml.safe_load(_handle)
-# The specs are validated here, so a typo in tables.yaml stops the run before any job.
-from geobayes.report.table_spec import load_report_specs, load_table_specs
-
-load_report_specs(_TABLES_DOCUMENT)
-TABLES = load_table_specs(_TABLES_DOCUMENT)
-REPORTS = _TABLES_DOCUMENT.get("reports", {})
-#: Experiments with W-evaluated approximations (their tidy summaries make results/summary/all.csv).
-SUMMARISED_EXPERIMENTS = sorted({e for spec in TABLES.values() for e in spec.experiments})
-
-
-def table_summaries(spec):
-    """Tidy summaries a table reads."""
-    return [f"results/summary/{experiment}.csv" for experiment in spec.experiments]
-
-
-def table_paper_files(spec):
-    """Paper-values files a table puts beside ours."""
-    return [str(PAPER_VALUES / name) for name in spec.paper]
-
-
-def yu2024_tables():
-    """Yu et al. (2024)'s tables whose rows this configuration runs (Table 6 only with its data sets)."""
-    names = ["yu2024_table1", "yu2024_table2", "yu2024_table4", "yu2024_squiggle_evaluations"]
-    return names + (["yu2024_table6"] if LOGREG["empirical_fisher_datasets"] else [])
-
-
-def final_targets():
-    """Every table, figure and report of the configured experiments (rule all)."""
-    targets = [f"tables/{name}.tex" for name in [*yu2024_tables(), "leaderboard"]]
-    targets += ["figures/logreg.pdf", "figures/logreg.png", "figures/leaderboard.pdf", "reports/yu2024_reproduction.md",
-                "results/summary/all.csv"]
-    if 2 in EXPERIMENTS["gaussian"]["dims"]:
-        targets += ["figures/gaussian_2d.pdf", "figures/gaussian_bias_vs_dimension.pdf"]
-    for experiment in ("squiggle", "funnel", "banana"):
-        targets += [f"figures/samples_{p}.pdf" for p in experiment_posteriors(experiment)]
-    if set(EXPERIMENTS["banana"]["anchors"]) == {"euclidean", "hausdorff"} and "rla_f" in EXPERIMENTS["banana"]["methods"]:
-        targets += ["figures/banana_metric.pdf", "figures/banana_map_anchors.pdf"]
-    return targets
-
-
-# ---- Hartmann et al. (2026): the closed-form wrapped Gaussian experiments ----
-
-GLM = EXPERIMENTS["glm"]
-
-
-HARTMANN_TIMED = [p for e in WG_TIMING["experiments"] for p in experiment_posteriors(e)]
-
-
-def hartmann_data_file(wildcards):
-    """Raw registered file of a prepared Hartmann data set."""
-    return f"data/raw/{EXPERIMENTS['growth']['file']}"
-
-
-def contour_inputs(posteriors):
-    """Data, MAP and reference files of the posteriors of a contour figure."""
-    def inputs(wildcards):
-        files = {}
-        for p in posteriors():
-            files[f"map_{p}"] = f"results/map/{p}/{EXPERIMENTS[experiment_of(p)]['anchors'][0]}.npz"
-            files[f"reference_{p}"] = f"results/reference/{p}/{reference_kind(p)}.npz"
-            data = posterior_data_file(p)
-            if data is not None:
-                files[f"data_{p}"] = data
-        return files
-    return inputs
-
-
-def synthetic_posteriors():
-    """Posteriors of Fig. 1 (every n x family)."""
-    return experiment_posteriors("synthetic")
-
-
-def shape_posteriors():
-    """Posteriors of Fig. 3: squiggle (Hartmann setting), Rosenbrock, funnel, Gaussian linear model."""
-    return ["hartmann-squiggle", "hartmann-rosenbrock", "neal-funnel", "hartmann-lingauss"]
-
-
-def scatter_posterior(figure):
-    """The posterior of Fig. 2 (usps) or Fig. 4 (growth)."""
-    return usps_posterior() if figure == "usps" else "sharp2022-growth"
-
-
-def wg_timing_files():
-    """WG vs LA vs RLA-F vs NUTS timings of every posterior of wg_timing.experiments."""
-    return expand("results/timing_wg/{posterior}.json", posterior=HARTMANN_TIMED)
-
-
-def hartmann_targets():
-    """Tables, figures and the report of Hartmann et al. (2026) (its tables: reports.hartmann2026
-    of tables.yaml)."""
-    tables = [f"tables/{name}.tex" for name in REPORTS["hartmann2026"]["tables"]]
-    return tables + ["figures/wg_synthetic.pdf", "figures/wg_shapes.pdf", "figures/wg_usps.pdf",
-                     "figures/wg_growth.pdf", "reports/hartmann2026_reproduction.md"]
-
-
-wildcard_constraints:
-    posterior=r"[a-z0-9_]+-[a-z0-9_]+",
-    method="|".join(all_methods()),
-    anchor="euclidean|hausdorff",
-    # experiments.* and the studies with a config block of their own (SUMMARY_RECORDS); "all" is
-    # results/summary/all.csv, the concatenation
-    experiment=r"(?!all\b)[a-z0-9_]+",
-    seed=r"\d+",
-    inputs="standardised|raw",
-    table="|".join(TABLES),
-    report="|".join(REPORTS),
-
-
-# ---- Bayesian neural networks on Snelson's data (Yu et al. 2024; Bergamin et al. 2023; Hartmann et al. 2026) ----
-
-
-def split_of(posterior):
-    """The Snelson split of a network posterior <split>-<network>."""
-    return posterior.split("-")[0]
-
-
-def snelson_raw_files(wildcards):
-    """Registered files a Snelson split reads."""
-    return [f"data/raw/{f}" for f in SNELSON_SPLIT_FILES[wildcards.split]]
-
-
-def network_training_inputs(wildcards):
-    """The prepared split a network is trained on (its declaration's `data`)."""
-    return _declared_data(wildcards.posterior)
-
 
 def repetition_seeds():
     """Repetition indices seed0 .. seed{n-1}."""
@@ -591,54 +410,21 @@ def per_repetition(pattern):
     return expand(pattern, seed=repetition_seeds(), allow_missing=True)
 
 
-def prediction_files(posterior, methods=None):
-    """Per-repetition prediction files of a network posterior's methods, and the NUTS one."""
-    options = EXPERIMENTS[experiment_of(posterior)]
-    files = {f"{m}_seed{k}": f"results/prediction/{posterior}/{a}/{m}/seed{k}.npz"
-             for a in options["anchors"] for m in (methods or options["methods"]) for k in repetition_seeds()}
-    files["nuts"] = f"results/prediction/{posterior}/nuts.npz"
-    return files
+# The results layer (summaries, tables, final targets), the Hartmann et al. (2026) experiments and
+# the network experiments keep their helpers in files of their own.
+include: "results_layer_common.smk"
+include: "wrapped_gaussian_common.smk"
+include: "networks_common.smk"
 
 
-def network_records(experiment):
-    """A network experiment's summarised records: its predictions (MSE, NLL, T; NUTS subsets), the
-    timings of its timed methods (timing.methods; Yu et al.'s "time") and, where its `wasserstein`
-    lists w2, each run's push-forward W2 to NUTS (Hartmann et al.'s Fig. 5)."""
-    files = []
-    for posterior in experiment_posteriors(experiment):
-        predictions = prediction_files(posterior)
-        files += [f.replace(".npz", ".json") for f in predictions.values()]
-        files += [f"results/timing/{posterior}/{m}.json" for m in posterior_methods(posterior) if m in TIMING["methods"]]
-        if "w2" in EXPERIMENTS[experiment]["wasserstein"]:
-            files += [f.replace("results/prediction/", "results/pushforward/").replace(".npz", ".json")
-                      for key, f in predictions.items() if key != "nuts"]
-    return files
-
-
-for _experiment in BNN_EXPERIMENTS:
-    SUMMARY_RECORDS[_experiment] = lambda experiment=_experiment: network_records(experiment)
-
-
-def bnn_figure_inputs(experiment, split):
-    """Prediction files of every network of one split of a network experiment."""
-    def inputs(wildcards):
-        files = {}
-        for model in EXPERIMENTS[experiment]["models"]:
-            posterior = f"{split(wildcards)}-{model}"
-            files.update({f"{posterior}:{k}": v for k, v in prediction_files(posterior).items()})
-            files[f"{posterior}:data"] = posterior_data_file(posterior)
-        return files
-    return inputs
-
-
-def bnn_targets():
-    """Tables and figures of the network experiments (Hartmann's Fig. 5 table where bnn_hartmann runs)."""
-    targets = []
-    yu_splits = set(EXPERIMENTS["bnn_yu"]["splits"])
-    for scaling in ("raw", "standardised"):
-        if {f"complete_{scaling}", f"gap_{scaling}"} <= yu_splits:
-            targets += [f"tables/yu2024_table{3 if scaling == 'raw' else 5}.tex", f"figures/bnn_yu_{scaling}.pdf"]
-    targets += [f"figures/bnn_bergamin_{s}.pdf" for s in EXPERIMENTS["bnn_bergamin"]["splits"]]
-    targets += [f"figures/bnn_hartmann_{s}.pdf" for s in EXPERIMENTS["bnn_hartmann"]["splits"]]
-    targets += ["tables/bnn_hartmann_pushforward_w2.tex"]
-    return targets
+wildcard_constraints:
+    posterior=r"[a-z0-9_]+-[a-z0-9_]+",
+    method="|".join(all_methods()),
+    anchor="euclidean|hausdorff",
+    # experiments.* and the studies with a config block of their own (SUMMARY_RECORDS); "all" is
+    # results/summary/all.csv, the concatenation
+    experiment=r"(?!all\b)[a-z0-9_]+",
+    seed=r"\d+",
+    inputs="standardised|raw",
+    table="|".join(TABLES),
+    report="|".join(REPORTS),
