@@ -218,6 +218,8 @@ def main() -> None:
     parser.add_argument("--cores", type=int, default=2, help="cores for --sample")
     parser.add_argument("--time-w1", action="store_true",
                         help="time one exact W1 at the paper's evaluation and floor sizes (minutes, ~8 GB)")
+    parser.add_argument("--w1-seconds", type=float, nargs=2, metavar=("EVALUATION", "FLOOR"),
+                        help="CPU seconds of one exact W1 at the paper's sizes, from an earlier --time-w1")
     parser.add_argument("--nodes", type=int, nargs="+", default=[1, 4, 16])
     parser.add_argument("--cores-per-node", type=int, default=32)
     parser.add_argument("--output", default=str(REPO / "benchmarks" / "results" / "paper_scale_projection.json"))
@@ -237,7 +239,7 @@ def main() -> None:
     quick = read_job_costs(args.quick_run.resolve(), args.quick_run.resolve(), owners)
     samples = read_job_costs(paper_run, paper_run, owners)
     jobs = paper_jobs(paper_run, args.config)
-    w1_seconds = None
+    w1_seconds = dict(zip(("evaluate", "floor"), args.w1_seconds)) if args.w1_seconds else None
     if args.time_w1:
         n, r = int(paper_config["approximation"]["samples"]), int(_draws(paper_config))
         w1_seconds = {"evaluate": time_exact_w1(n, r), "floor": time_exact_w1(n, r - n)}
