@@ -25,6 +25,7 @@ except ConfigError as error:
     raise WorkflowError(str(error)) from None
 
 
+include: "workflow/rules/scheduler.smk"
 include: "workflow/rules/common.smk"
 include: "workflow/rules/data.smk"
 include: "workflow/rules/map.smk"
