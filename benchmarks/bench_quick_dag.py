@@ -76,6 +76,11 @@ def work_directory(workdir: Path | None, source: Path):
     yield workdir
 
 
+def resuming(work: Path) -> bool:
+    """Whether ``work`` holds an earlier sitting (whose interrupted jobs must rerun)."""
+    return (work / "sittings.json").exists()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cores", type=int, default=2)
@@ -96,6 +101,8 @@ def main() -> None:
         command = [snakemake, *args.target, "--cores", str(args.cores), "--configfile", args.config, "--quiet"]
         if args.keep_going:
             command.append("--keep-going")
+        if resuming(work):
+            command.append("--rerun-incomplete")  # the jobs an interrupted sitting left behind
         start = time.perf_counter()
         finished = subprocess.run(command, cwd=work, env=env)
         wall = time.perf_counter() - start
