@@ -1,5 +1,7 @@
 """Tests of geobayes.pipeline.compile_clock: a block's JAX compile seconds, and nothing outside it."""
 
+import time
+
 import jax
 import jax.numpy as jnp
 import pytest
@@ -16,6 +18,17 @@ def test_a_first_call_compiles_and_a_repeat_does_not():
         jax.block_until_ready(function(jnp.zeros(3)))
     assert first.seconds > 0.0 and first.backend_compiles >= 1
     assert repeat.seconds == 0.0 and repeat.backend_compiles == 0
+
+
+def test_nested_tracing_is_counted_once_and_never_exceeds_the_block():
+    # The inner jit is traced inside the outer one's trace: both report a trace event.
+    inner = jax.jit(lambda x: jnp.cos(x) * 1.918273)
+    outer = jax.jit(lambda x: inner(x) + inner(2.0 * x) * 0.5)
+    start = time.perf_counter()
+    with CompileClock() as clock:
+        jax.block_until_ready(outer(jnp.ones(4)))
+    wall = time.perf_counter() - start
+    assert 0.0 < clock.seconds <= wall
 
 
 def test_compilations_after_the_block_are_not_counted():

@@ -28,12 +28,17 @@ import pandas as pd
 
 from geobayes.methods import labels
 
-__all__ = ["KEY_COLUMNS", "TIDY_COLUMNS", "STAGE_METRICS", "PER_METHOD", "tidy_rows", "tidy_frame", "load_tidy",
+__all__ = ["KEY_COLUMNS", "TIDY_COLUMNS", "WALL_CLOCK_METRICS", "STAGE_METRICS", "PER_METHOD", "tidy_rows", "tidy_frame", "load_tidy",
            "wide", "aggregate"]
 
 #: Columns that identify a run (``anchor`` and ``repetition`` may be missing for a stage
 #: that has none, e.g. a timing).
 KEY_COLUMNS = ("experiment", "posterior", "anchor", "method", "repetition")
+
+#: Metrics measured by the wall clock: they differ between two runs of the same config and seed,
+#: every other metric is reproduced exactly (tests compare runs without these).
+WALL_CLOCK_METRICS = frozenset({"seconds_per_sample", "median_seconds_per_sample", "batched_seconds_per_sample",
+                                "sequential_over_batched", "compile_seconds", "fit_seconds", "wg_time_ratio"})
 
 #: Columns of a tidy results table, in order.
 TIDY_COLUMNS = (*KEY_COLUMNS, "metric", "value", "n_samples", "n_failed")
