@@ -44,7 +44,7 @@ import numpy as np
 
 from geobayes.config import load_config
 from geobayes.io import provenance, save_json
-from job_costs import PAPER_OF_EXPERIMENT, model_experiments, paper_of, read_job_costs, rule_patterns
+from job_costs import model_experiments, paper_of, read_job_costs, rule_patterns
 
 REPO = Path(__file__).resolve().parents[1]
 SNAKEMAKE = str(Path(sys.executable).with_name("snakemake"))

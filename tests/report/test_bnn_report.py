@@ -10,11 +10,13 @@ from geobayes.report.bnn_figures import (
     FunctionPanel,
     build_function_sample_figure,
     build_predictive_band_figure,
-    build_pushforward_figure,
     function_sample_panels,
     predictive_band_panels,
-    pushforward_figure,
     training_intervals,
+)
+from geobayes.report.bnn_pushforward_figures import (
+    build_pushforward_figure,
+    pushforward_figure,
     wasserstein_across_maps_figure,
 )
 

@@ -140,7 +140,7 @@ rule figure_bnn_hartmann_maps:
     params:
         methods=BNN_HARTMANN_MAPS_METHODS,
         optima=BNN_HARTMANN_MAPS["optima"],
-        code=code_digest("report.bnn_map_robustness", "report.bnn_figures", "report.bnn_panels"),
+        code=code_digest("report.bnn_map_robustness", "report.bnn_pushforward_figures", "report.bnn_panels"),
     log:
         "logs/report/bnn_hartmann_maps.log",
     benchmark:

@@ -202,7 +202,7 @@ rule figure_bnn_hartmann:
         figure="figures/bnn_hartmann_{split}.pdf",
     params:
         options=EXPERIMENTS["bnn_hartmann"],
-        code=code_digest("report.bnn_figures"),
+        code=code_digest("report.bnn_pushforward_figures"),
     log:
         "logs/report/bnn_hartmann_{split}.log",
     benchmark:

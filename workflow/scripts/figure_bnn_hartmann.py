@@ -3,7 +3,7 @@ of the push-forward against NUTS is rule evaluate_pushforward's, table bnn_hartm
 
 from geobayes.io import load_npz
 from geobayes.pipeline.step import logged_to
-from geobayes.report.bnn_figures import pushforward_figure
+from geobayes.report.bnn_pushforward_figures import pushforward_figure
 from geobayes.report.bnn_panels import METHOD_LABELS
 
 smk = snakemake  # noqa: F821

@@ -5,7 +5,7 @@ rule map_robustness)."""
 from geobayes.io import load_json, load_npz
 from geobayes.metrics.predictive import PairwiseW2
 from geobayes.pipeline.step import logged_to
-from geobayes.report.bnn_figures import wasserstein_across_maps_figure
+from geobayes.report.bnn_pushforward_figures import wasserstein_across_maps_figure
 from geobayes.report.bnn_map_robustness import map_predictives_figure
 from geobayes.report.bnn_panels import METHOD_LABELS
 

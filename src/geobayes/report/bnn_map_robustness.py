@@ -8,7 +8,7 @@ distances) are computed upstream by rule ``map_robustness``
 * :func:`build_map_predictives_figure` / :func:`map_predictives_figure` -- Fig. 6: rows LA and
   WG, one column per optimum, the predictive mean and credible band of :math:`f_\\theta(x)`
   with the MAP network and the data. Fig. 7 is
-  :func:`geobayes.report.bnn_figures.wasserstein_across_maps_figure`.
+  :func:`geobayes.report.bnn_pushforward_figures.wasserstein_across_maps_figure`.
 """
 
 from __future__ import annotations
