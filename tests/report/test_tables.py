@@ -119,9 +119,13 @@ def test_leaderboard_shows_the_floor_beside_the_methods():
         record.update(seconds_per_sample=2e-5, compile_s=1.25 if record["repetition"] == 0 else None)
     records += [({"stage": "floor", "posterior": "d2-gaussian", "method": "floor", "repetition": k,
                   "wasserstein1": 0.05 + 0.01 * k, "n_samples": 100, "n_failed": 0}, "gaussian") for k in range(2)]
+    # a Table 4 timing of the same posterior (no anchor) is not a run of the leaderboard
+    records.append(({"stage": "timing", "posterior": "d2-gaussian", "method": "rla_f", "per_sample_s": 0.01,
+                     "batched_s_per_sample": 0.001, "ratio": 10.0}, "gaussian"))
     spec = SPECS["leaderboard"]
     cells = table_cells(spec, tidy_frame(records))
     assert list(cells["method"].unique()) == ["floor", "ela", "rla_f"]
+    assert set(cells.loc[cells["method"] != "floor", "anchor"]) == {"euclidean"}
     text = render_markdown(spec, cells, SCALE)
     assert "MC floor" in text and "d2-gaussian -- MC floor" in text
     assert "ms/sample" in text and "compile s" in text

@@ -64,9 +64,11 @@ def test_tiny_run_produces_tables_and_figure(tiny_run):
     assert len(floors) == 1 and 0 < floors["wasserstein1"].iloc[0] < summary["wasserstein1"].max()
     leaderboard = pd.read_csv(tiny_run / "tables/leaderboard.csv", keep_default_na=False)
     assert "floor" in set(leaderboard["method"]) and "ripley_standardised-logreg" in set(leaderboard["posterior"])
-    # ... and every approximation's cost: seconds per sample (positive) and the job's compile seconds
+    # ... and every approximation's cost: seconds per sample of its draw (positive) and the job's
+    # compile seconds; every row is an evaluated run (a Table 4 timing has no anchor and no row here)
     cost = leaderboard[leaderboard["method"] != "floor"].pivot_table("mean", ["posterior", "anchor", "method"], "metric")
-    assert (cost["seconds_per_sample"] > 0).all() and (cost["compile_seconds"] >= 0).all()
+    assert (cost["seconds_per_draw"] > 0).all() and (cost["compile_seconds"] >= 0).all()
+    assert "" not in set(leaderboard.loc[leaderboard["method"] != "floor", "anchor"])
     assert "Ripl" in (tiny_run / "tables/yu2024_table2.tex").read_text()
     assert set(load_tidy(tiny_run / "results/summary/all.csv")["experiment"]) >= {"logreg", "banana", "glm"}
 
