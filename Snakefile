@@ -40,6 +40,7 @@ include: "workflow/rules/networks.smk"
 include: "workflow/rules/bnn_scalability.smk"
 include: "workflow/rules/bnn_classifier.smk"
 include: "workflow/rules/bnn_hartmann_maps.smk"
+include: "workflow/rules/classifiers.smk"
 
 
 rule all:
@@ -51,3 +52,4 @@ rule all:
         bnn_scalability_targets(),
         bnn_classifier_targets(),
         bnn_hartmann_maps_targets(),
+        classifier_targets(),

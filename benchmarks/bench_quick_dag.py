@@ -91,6 +91,9 @@ def main() -> None:
     parser.add_argument("--workdir", type=Path, default=None,
                         help="keep the run here and resume it on a later call (default: a temporary copy)")
     parser.add_argument("--keep-going", action="store_true", help="go on with independent jobs after a failure")
+    parser.add_argument("--rerun-triggers", nargs="+", default=None,
+                        help="Snakemake's --rerun-triggers for this sitting (e.g. 'mtime' to keep jobs finished "
+                             "before the work directory's sources were updated by hand)")
     args = parser.parse_args()
     source = args.source.resolve()
     with work_directory(args.workdir.resolve() if args.workdir else None, source) as work:
@@ -101,6 +104,8 @@ def main() -> None:
         command = [snakemake, *args.target, "--cores", str(args.cores), "--configfile", args.config, "--quiet"]
         if args.keep_going:
             command.append("--keep-going")
+        if args.rerun_triggers:
+            command += ["--rerun-triggers", *args.rerun_triggers]
         if resuming(work):
             command.append("--rerun-incomplete")  # the jobs an interrupted sitting left behind
         start = time.perf_counter()
@@ -112,7 +117,7 @@ def main() -> None:
         sittings_file = work / "sittings.json"
         sittings = json.loads(sittings_file.read_text()) if sittings_file.exists() else []
         sittings.append({"wall_s": wall, "cpu_s": cpu, "returncode": finished.returncode,
-                         "load_end": os.getloadavg()})
+                         "load_end": os.getloadavg(), "rerun_triggers": args.rerun_triggers})
         save_json(sittings_file, sittings)
         logs = sorted((work / ".snakemake" / "log").glob("*.snakemake.log"))
         failed = sum(log.read_text().count("Error in rule ") for log in logs)

@@ -408,7 +408,7 @@ def test_schema_name_lists_are_the_library_registries():
     assert defs["distance"]["enum"] == list(DISTANCES)
     # The names are written once: no other list of them is left in the schema.
     text = SCHEMA_PATH.read_text()
-    assert text.count("enum: [ela,") == 1 and text.count("lin_ela") == 1
+    assert text.count("enum: [map, ela,") == 1 and text.count("lin_ela") == 1
     assert text.count("enum: [euclidean, hausdorff]") == 1 and text.count("enum: [full, first_coordinate, w2]") == 1
 
     # The `approximation` keys the schema allows are the ones the methods' typed configs read.

@@ -207,6 +207,40 @@ def test_tiny_run_bnn_classifier_outputs(tiny_run):
     assert record["n_samples"] == 6 and "result_codes" in record and record["provenance"]
 
 
+def test_tiny_run_bergamin_classifiers(tiny_run):
+    """Bergamin et al. (2023), Sec. 5.2 at tiny scale: every classifier posterior of the config has its
+    trained network (both prior settings from one training), every method's predictive metrics are
+    tidy rows with the failures counted, the anchor is the trained weights (not polished), the
+    tables carry the paper's values beneath ours, and the confidence maps and the report exist."""
+    experiments = {e: o for e, o in TINY_CONFIG["experiments"].items() if "classification" in o}
+    assert set(experiments) == {"bergamin_banana", "bergamin_pinwheel", "bergamin_uci", "bergamin_mnist"}
+    for name in ("tables/bergamin2023_table1.csv", "tables/bergamin2023_table4.tex", "tables/bergamin2023_table2.md",
+                 "figures/confidence_bergamin_banana_banana.pdf", "figures/confidence_bergamin_pinwheel_pinwheel.pdf",
+                 "reports/bergamin2023_reproduction.md", "data/prepared/image_test/kmnist.npz"):
+        assert (tiny_run / name).stat().st_size > 0, name
+    for experiment, options in experiments.items():
+        runs = wide(load_tidy(tiny_run / f"results/summary/{experiment}.csv"))
+        assert set(runs["method"]) == set(options["methods"]), experiment
+        assert runs["posterior"].nunique() == len(options["datasets"]) * len(options["priors"]) * len(options["seeds"])
+        assert ((runs["accuracy"] >= 0) & (runs["accuracy"] <= 100)).all() and (runs["brier"] <= 1).all()
+        assert (runs["n_failed"] <= runs["n_samples"]).all() and np.isfinite(runs["nll"]).all()
+    banana = wide(load_tidy(tiny_run / "results/summary/bergamin_banana.csv")).set_index(["posterior", "method"])
+    # one training serves both priors: the MAP rows agree, the prior precisions differ
+    fixed, optimised = "banana_fixed_seed0-softmax16x16", "banana_optimised_seed0-softmax16x16"
+    assert banana.loc[(fixed, "map"), "accuracy"] == banana.loc[(optimised, "map"), "accuracy"]
+    record = load_json(tiny_run / "results/network/banana_seed0-softmax16x16.json")
+    assert record["prior_precision"]["fixed"] == 2 * 0.01 != record["prior_precision"]["optimised"]
+    anchor = np.load(tiny_run / f"results/map/{fixed}/euclidean.npz")["position"]
+    np.testing.assert_array_equal(anchor, np.load(tiny_run / f"results/network/{fixed}.npz")["theta_trained"])
+    table = pd.read_csv(tiny_run / "tables/bergamin2023_table1.csv").set_index(["method", "prior", "metric"])
+    assert table.loc[("rla_b", "optimised", "nll"), "paper_mean"] == 0.287
+    mnist = wide(load_tidy(tiny_run / "results/summary/bergamin_mnist.csv"))
+    assert (mnist[[c for c in mnist.columns if c.startswith("auroc_")]].stack().between(0, 1)).all()
+    assert "auroc_kmnist" in mnist.columns and "auroc_emnist" not in mnist.columns  # EMNIST is not in the mirror
+    report = (tiny_run / "reports/bergamin2023_reproduction.md").read_text()
+    assert "Bergamin" in report and "bergamin2023_table1" in report
+
+
 def test_tiny_run_bnn_hartmann_map_robustness(tiny_run):
     """Hartmann et al. (2026), App. D, Figs. 6-7 at tiny scale: the optima are distinct runs with
     their convergence recorded, and the pairwise W2 table has LA and WG with finite values and
@@ -411,7 +445,7 @@ def runtime_imports(*modules: str) -> set[str]:
 
 #: Rules with one job per method whose library closure holds the method's module itself.
 DIRECT_METHOD_RULES = ("approximate", "approximate_optimum", "predict_network", "predict_optimum", "time_sampling",
-                       "bnn_classifier_approximate", "time_bnn_scalability")
+                       "bnn_classifier_approximate", "time_bnn_scalability", "predict_classifier")
 
 
 def approximation_method(path: str) -> str:

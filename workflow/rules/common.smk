@@ -2,6 +2,7 @@
 # modules each step depends on. No science here: the logic lives in src/geobayes.
 
 import csv
+import functools
 import os
 import re
 
@@ -22,7 +23,11 @@ TIMING = config["timing"]
 ENV = "../envs/geobayes.yaml"
 # Bayesian neural-network experiments on Snelson's data (workflow/rules/networks.smk): those
 # whose posteriors are networks of their `networks` block.
-BNN_EXPERIMENTS = tuple(e for e in POSTERIOR_DECLARATIONS if EXPERIMENTS[e].get("networks"))
+BNN_EXPERIMENTS = tuple(e for e in POSTERIOR_DECLARATIONS
+                        if EXPERIMENTS[e].get("networks") and "classification" not in EXPERIMENTS[e])
+# Softmax network classifiers of Bergamin et al. (2023) Sec. 5.2 (workflow/rules/classifiers.smk):
+# the experiments with a `classification` block.
+CLASSIFIER_EXPERIMENTS = tuple(e for e in POSTERIOR_DECLARATIONS if "classification" in EXPERIMENTS[e])
 # Registered files each Snelson split reads (mirrors geobayes.data.snelson.SPLIT_FILES; a test
 # keeps them equal, so the Snakefile need not import the library).
 SNELSON_SPLIT_FILES = {
@@ -151,6 +156,12 @@ def experiment_of(posterior):
     return MODEL_EXPERIMENT[model]
 
 
+@functools.lru_cache(maxsize=None)
+def _declared_values(experiment):
+    """Declared posterior name -> its placeholders' values, of one experiment."""
+    return dict(_expand(experiment, POSTERIOR_DECLARATIONS[experiment]["name"]))
+
+
 def _declared_data(posterior):
     """The `data` template of a posterior's declaration filled in (None: closed-form target)."""
     experiment = experiment_of(posterior)
@@ -160,7 +171,15 @@ def _declared_data(posterior):
         template = template[posterior.split("-")[1]]
     if template is None:
         return None
-    # The placeholders' values: match the name against its template (each placeholder one
+    path = template.replace("{posterior}", posterior)
+    # The placeholders' values: those of the declared posterior of this name (exact, even where a
+    # value holds "_", as "fashion_mnist_fixed_seed0" in "{datasets}_{priors}_seed{seeds}")...
+    declared = _declared_values(experiment).get(posterior)
+    if declared is not None:
+        for placeholder, value in declared.items():
+            path = path.replace(placeholder, value)
+        return path
+    # ... else (a name outside the config) match it against its template (each placeholder one
     # lowercase word; the shortest match, so "australian_raw" splits as {datasets}_{inputs}).
     pattern, groups = "", {}
     pieces = _PLACEHOLDER.split(declaration["name"])
@@ -175,7 +194,6 @@ def _declared_data(posterior):
     if match is None:
         raise ValueError(f"posterior {posterior!r} does not match experiments.{experiment}.posteriors.name "
                          f"{declaration['name']!r}")
-    path = template.replace("{posterior}", posterior)
     for group, placeholder in groups.items():
         path = path.replace(placeholder, match.group(group))
     return path
@@ -415,6 +433,7 @@ def per_repetition(pattern):
 include: "results_layer_common.smk"
 include: "wrapped_gaussian_common.smk"
 include: "networks_common.smk"
+include: "classifiers_common.smk"
 
 
 wildcard_constraints:

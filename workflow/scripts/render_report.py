@@ -6,7 +6,7 @@ from geobayes.pipeline.step import logged_to
 from geobayes.report.paper_values import load_paper_values
 from geobayes.report.reproduction_report import reproduction_report_markdown
 from geobayes.report.table_spec import read_report_specs, read_table_specs
-from geobayes.report.tables import table_cells
+from geobayes.report.tables import NoResultsError, table_cells
 from geobayes.report.tidy import load_tidy
 
 smk = snakemake  # noqa: F821
@@ -14,9 +14,15 @@ with logged_to(smk.log[0]) as log:
     report = read_report_specs(smk.input.spec)[smk.wildcards.report]
     specs = read_table_specs(smk.input.spec)
     tidy, paper = load_tidy(smk.input.summaries), load_paper_values(smk.input.paper)
-    tables = [(specs[name], table_cells(specs[name], tidy, paper)) for name in report.tables]
+    tables, not_run = [], []
+    for name in report.tables:
+        try:
+            tables.append((specs[name], table_cells(specs[name], tidy, paper)))
+        except NoResultsError as error:  # a table of data sets or settings this scale does not run
+            print(error, file=log)
+            not_run.append(name)
     with open(smk.input.deviations) as handle:
         deviations = [line[2:].strip() for line in handle if line.startswith("- ")]
     save_text(smk.output[0], reproduction_report_markdown(report, tables, scale=smk.params.scale,
-                                                          deviations=deviations))
+                                                          deviations=deviations, not_run=not_run))
     print(f"{len(tables)} tables", file=log)

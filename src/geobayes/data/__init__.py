@@ -45,6 +45,7 @@ from geobayes.data.logreg import (
 )
 from geobayes.data.prepared import FORMAT, Prepared, dataset_spec, load_prepared, register_dataset, save_prepared
 from geobayes.data.registry import (
+    PINNED_UNMIRRORED,
     UNAVAILABLE,
     DataFile,
     UnavailableData,
@@ -83,6 +84,7 @@ __all__ = [
     "DataError",
     "DataNotFoundError",
     "UnavailableDataError",
+    "PINNED_UNMIRRORED",
     "UNAVAILABLE",
     "UnavailableData",
     "exit_on_data_error",

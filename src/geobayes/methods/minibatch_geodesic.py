@@ -14,6 +14,7 @@ from geobayes.geometry.monge import Monge
 from geobayes.methods.base import ApproximateDraws, FitResult, checked_mode, sample_count
 from geobayes.methods.config import require_config
 from geobayes.methods.geodesic_laplace import GeodesicConfig
+from geobayes.methods.minibatches import StratifiedBatches, UniformBatches
 from geobayes.methods.tangent_gaussian import TangentGaussian
 from geobayes.settings import SettingsError
 from geobayes.target import Target
@@ -27,13 +28,20 @@ class Minibatch:
     ----------
     size
         Observations in each geodesic's batch.
+    stratified
+        Draw each batch with the label frequencies of the full data
+        (:class:`~geobayes.methods.minibatches.StratifiedBatches`: MNIST / FashionMNIST, 1,000 of
+        5,000, App. D.5) instead of uniformly (banana: 150 of 265); needs class labels.
     """
 
     size: int
+    stratified: bool = False
 
     def __post_init__(self):
         if isinstance(self.size, bool) or not isinstance(self.size, int) or self.size < 1:
             raise SettingsError(f"approximation.minibatch.size: expected an integer >= 1, got {self.size!r}")
+        if not isinstance(self.stratified, bool):
+            raise SettingsError(f"approximation.minibatch.stratified: expected true or false, got {self.stratified!r}")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -68,9 +76,10 @@ class MinibatchPosterior(Target):
 
 class MinibatchGeodesicLaplace(eqx.Module):
     """``Exp^{B_s}_{mode}(v_s)``, ``v_s ~ N(0, P^{-1})``: sample ``s`` follows the Monge-metric
-    geodesic of its own batch ``B_s`` (drawn without replacement), while the tangent Gaussian
-    uses all the data (Bergamin et al. 2023, Sec. 3.3 and Fig. 6: "a different batch for every
-    posterior sample").
+    geodesic of its own batch ``B_s`` (drawn without replacement by ``batches``, uniformly or
+    stratified by label), while the tangent Gaussian uses all the data (Bergamin et al. 2023,
+    Sec. 3.3 and Fig. 6: "a different batch for every posterior sample"). The batch's log
+    likelihood is scaled by ``N / B``, the prior is not (:class:`MinibatchPosterior`).
 
     ``schedule`` chunks the per-sample solves (:class:`~geobayes.batching.Schedule`); sorted
     chunks are ordered by ``|v|`` under the full-data Monge metric at the mode. The draws do
@@ -78,9 +87,14 @@ class MinibatchGeodesicLaplace(eqx.Module):
 
     tangent: TangentGaussian
     posterior: eqx.Module
-    batch_size: int = eqx.field(static=True)
+    batches: UniformBatches | StratifiedBatches
     ode: OdeSettings
     schedule: Schedule = Schedule()
+
+    @property
+    def batch_size(self) -> int:
+        """Observations in each geodesic's batch."""
+        return self.batches.size
 
     @eqx.filter_jit
     def sample(self, key: jax.Array, n: int, schedule: Schedule | None = None) -> ApproximateDraws:
@@ -91,7 +105,7 @@ class MinibatchGeodesicLaplace(eqx.Module):
         data = self.posterior.data
         total = data.X.shape[0]
         batch_keys = jax.random.split(jax.random.fold_in(key, 1), n)
-        batches = jax.vmap(lambda k: jax.random.choice(k, total, (self.batch_size,), replace=False))(batch_keys)
+        batches = jax.vmap(self.batches.draw)(batch_keys)
         scale = jnp.asarray(total / self.batch_size, dtype=jnp.float64)
 
         def one(inputs):
@@ -110,19 +124,28 @@ class MinibatchGeodesicLaplace(eqx.Module):
 
 
 def fit_minibatch_geodesic(name: str, posterior, config: MinibatchConfig, mode: jax.Array) -> FitResult:
-    """Shared ``fit``: the full-data tangent Gaussian and the ``config.minibatch.size`` batch.
+    """Shared ``fit``: the full-data tangent Gaussian and the ``config.minibatch.size`` batch
+    (stratified by the labels ``posterior.data.y`` with ``config.minibatch.stratified``).
 
     Raises
     ------
     ValueError
-        If the batch size is missing or above the number of observations, or ``mode`` does not
-        fit ``posterior``.
+        If the batch size is missing or above the number of observations, a stratified batch
+        meets labels that are not integers, or ``mode`` does not fit ``posterior``.
     """
     config = require_config(config, MinibatchConfig, name)
     size = None if config.minibatch is None else config.minibatch.size
     total = int(posterior.data.X.shape[0])
     if size is None or not 1 <= size <= total:
         raise ValueError(f"{posterior.name}: approximation.minibatch.size must be in [1, {total}], got {size!r}")
+    if config.minibatch.stratified:
+        try:
+            batches = StratifiedBatches.from_labels(posterior.data.y, size)
+        except ValueError as error:
+            raise ValueError(f"{posterior.name}: approximation.minibatch.stratified: {error}") from None
+    else:
+        batches = UniformBatches(total, size)
     tangent = TangentGaussian.at_mode(posterior, checked_mode(posterior, mode), config.precision)
-    approximation = MinibatchGeodesicLaplace(tangent, posterior, size, config.ode, config.schedule)
-    return FitResult(approximation, {"method": name, "batch_size": size})
+    approximation = MinibatchGeodesicLaplace(tangent, posterior, batches, config.ode, config.schedule)
+    return FitResult(approximation, {"method": name, "batch_size": size,
+                                     "stratified": config.minibatch.stratified})

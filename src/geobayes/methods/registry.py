@@ -30,6 +30,7 @@ class MethodEntry(NamedTuple):
 
 
 REGISTRY = (
+    MethodEntry("map"),
     MethodEntry("ela"),
     MethodEntry("rla_b"),
     MethodEntry("rla_blog"),

@@ -14,5 +14,6 @@ Config = MinibatchConfig
 
 def fit(posterior, config: MinibatchConfig, key: jax.Array, *, mode: jax.Array) -> FitResult:
     """RLA-B whose geodesic of sample ``s`` uses a fresh batch of ``approximation.minibatch.size``
-    observations, scaled by ``N / B`` (Bergamin et al. 2023, Sec. 3.3)."""
+    observations (stratified by label with ``minibatch.stratified``), scaled by ``N / B`` (Bergamin
+    et al. 2023, Sec. 3.3 and App. D.5)."""
     return fit_minibatch_geodesic(NAME, posterior, config, mode)

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import jax
+import jax.numpy as jnp
 
-from geobayes.networks.network_models import LinearisedNetworkRegression, NetworkRegression
 from geobayes.posterior import Posterior
 
 
@@ -12,16 +12,21 @@ def linearised_posterior(posterior: Posterior, anchor: jax.Array) -> Posterior:
     """``posterior`` with its network replaced by the linearisation at ``anchor``.
 
     Bergamin et al. (2023), Sec. 3.2 and Eqs. (B.15)-(B.17): ``f_lin(x) = f_{anchor}(x) +
-    J_{anchor}(x)(theta - anchor)``; same data, prior and noise. Its Hessian is the GGN plus the
-    prior precision everywhere, so lin-LA's precision is the GGN one.
+    J_{anchor}(x)(theta - anchor)``; same data, prior and likelihood. The model builds its own
+    linearised counterpart (``model.linearised(anchor)``: :class:`NetworkRegression` and
+    :class:`NetworkSoftmaxClassifier`). Its negative Hessian is the GGN plus the prior precision
+    (constant for a Gaussian likelihood; at the current linearised logits for a softmax), so
+    lin-LA's precision at the anchor is the GGN one.
 
     Raises
     ------
     TypeError
-        If the posterior's model is not a fixed-noise network regression.
+        If the posterior's model has no linearisation (e.g. an inferred-noise network, a model
+        linearised already, a model that is not a network).
     """
     model = posterior.model
-    if type(model) is not NetworkRegression:
-        raise TypeError(f"{posterior.name}: linearisation needs a NetworkRegression model, got {type(model).__name__}")
-    linear = LinearisedNetworkRegression(network=model.network, prior=model.prior, family=model.family, anchor=anchor)
-    return Posterior(posterior.name, linear, posterior.data)
+    linearise = getattr(model, "linearised", None)
+    if linearise is None:
+        raise TypeError(f"{posterior.name}: linearisation needs a network model with a linearised(anchor) "
+                        f"method (NetworkRegression, NetworkSoftmaxClassifier), got {type(model).__name__}")
+    return Posterior(posterior.name, linearise(jnp.asarray(anchor, dtype=jnp.float64)), posterior.data)

@@ -43,6 +43,11 @@ class MultilayerPerceptron(eqx.Module):
         sizes = self.layer_sizes
         return sum((sizes[i] + 1) * sizes[i + 1] for i in range(len(sizes) - 1))
 
+    @property
+    def num_outputs(self) -> int:
+        """Width of the output layer ``d_out``."""
+        return self.layer_sizes[-1]
+
     def unflatten(self, theta: jax.Array) -> list[tuple[jax.Array, jax.Array]]:
         """``[(W_1, b_1), ..., (W_L, b_L)]`` with ``W_l`` of shape ``(k_l, k_{l-1})``.
 

@@ -72,6 +72,12 @@ class NetworkRegression(EmbeddingModel):
         """D = number of network weights."""
         return self.network.num_parameters
 
+    def linearised(self, anchor: jax.Array) -> LinearisedNetworkRegression:
+        """This model with its network linearised at ``anchor`` (Bergamin et al. 2023, Sec. 3.2):
+        same prior and noise."""
+        return LinearisedNetworkRegression(network=self.network, prior=self.prior, family=self.family,
+                                           anchor=jnp.asarray(anchor, dtype=jnp.float64))
+
 
 class NetworkRegressionInferredNoise(NetworkRegression):
     """``y_n ~ N(f(x_n), exp(theta_{D}))``: the log noise variance is the last parameter.
@@ -86,6 +92,9 @@ class NetworkRegressionInferredNoise(NetworkRegression):
     #: The noise information ``N / (2 s^2)`` depends on ``theta``: no closed-form contraction
     #: here, the generic autodiff path applies.
     fisher_christoffel = None
+
+    #: Bergamin et al.'s linearisation keeps the noise fixed: not defined for an inferred noise.
+    linearised = None
 
     def embedding(self, theta: jax.Array, data: Dataset) -> jax.Array:
         """``(f(x_1), ..., f(x_n), sigma^2)``, shape (N + 1,)."""
@@ -141,6 +150,9 @@ class LinearisedNetworkRegression(NetworkRegression):
     """
 
     anchor: jax.Array = eqx.field(default=None)
+
+    #: Already linear: linearising again is refused.
+    linearised = None
 
     def __check_init__(self):
         if self.anchor is None:

@@ -7,7 +7,7 @@ from geobayes.optimize.anchors import (
     hausdorff_objective,
     tangent_precision,
 )
-from geobayes.optimize.map_estimate import MapEstimate, find_map
+from geobayes.optimize.map_estimate import MapEstimate, anchor_as_given, find_map
 
-__all__ = ["ANCHORS", "ANCHOR_PRECISION", "MapEstimate", "anchor_objective", "find_map", "hausdorff_objective",
+__all__ = ["ANCHORS", "ANCHOR_PRECISION", "MapEstimate", "anchor_as_given", "anchor_objective", "find_map", "hausdorff_objective",
            "tangent_precision"]

@@ -140,3 +140,32 @@ def _minimise_batch(objective, args, starts, max_steps, rtol, atol):
     values = jax.vmap(lambda th: objective(th, args))(ends)
     grad_norms = jax.vmap(lambda th: jnp.linalg.norm(jax.grad(objective)(th, args)))(ends)
     return ends, codes, steps, values, grad_norms
+
+
+def anchor_as_given(objective: Callable[[jax.Array, object], jax.Array], args, position, *,
+                    grad_tol: float = 1e-4) -> MapEstimate:
+    """The anchor taken as given, without a search: the trained weights of Bergamin et al.'s code
+    (2023, Sec. 5.2, App. D; notes Sec. 5.1), whose prior precision differs from the training's, so
+    that ``grad L(theta*) != 0`` slightly (the paper keeps it; ``converged`` records whether the
+    gradient norm is below ``grad_tol``).
+
+    Returns
+    -------
+    MapEstimate
+        ``position``, the objective and its gradient norm there; one "restart" that starts and
+        ends at ``position`` with result code 0 and no steps.
+
+    Raises
+    ------
+    ValueError
+        If ``position`` is not a finite vector.
+    """
+    position = np.asarray(position, dtype=np.float64)
+    if position.ndim != 1 or not np.all(np.isfinite(position)):
+        raise ValueError(f"the anchor must be a finite vector; got shape {position.shape} with "
+                         f"{int(np.sum(~np.isfinite(position)))} non-finite entries")
+    value, grad = jax.jit(jax.value_and_grad(lambda th: objective(th, args)))(jnp.asarray(position))
+    norm = float(jnp.linalg.norm(grad))
+    return MapEstimate(position=position, logdensity=float(value), converged=norm < grad_tol, grad_norm=norm,
+                       restarts={"start": position[None], "end": position[None], "objective": np.array([float(value)]),
+                                 "result_code": np.array([0]), "num_steps": np.array([0]), "grad_norm": np.array([norm])})

@@ -1,7 +1,9 @@
 """Network models from an experiment's config slice and the trained-network file.
 
-Registered as the model family ``network``: it serves every model name listed in the
-experiment's ``networks`` block (the names are the config's, not the code's).
+Registered as two model families: ``network`` serves every model name listed in the ``networks``
+block of a regression experiment, ``classifier_network`` those of an experiment with a
+``classification`` block (Bergamin et al. 2023, Sec. 5.2: softmax classifiers). The names are the
+config's, not the code's.
 """
 
 from __future__ import annotations
@@ -10,13 +12,19 @@ import numpy as np
 
 from geobayes.families.gaussian_fixed_variance import GaussianFixedVariance
 from geobayes.models.gaussian_prior import GaussianPrior
-from geobayes.networks import MultilayerPerceptron, NetworkRegression, NetworkRegressionInferredNoise
+from geobayes.networks import (ConvolutionalNetwork, MultilayerPerceptron, NetworkRegression,
+                               NetworkRegressionInferredNoise, NetworkSoftmaxClassifier)
 from geobayes.registry import positive_option, register_model_family
 
 
 def is_network_model(model_name: str, options: dict) -> bool:
-    """Whether ``model_name`` is one of the experiment's configured ``networks``."""
-    return model_name in (options.get("networks") or {})
+    """Whether ``model_name`` is one of a regression experiment's configured ``networks``."""
+    return model_name in (options.get("networks") or {}) and "classification" not in options
+
+
+def is_classifier_model(model_name: str, options: dict) -> bool:
+    """Whether ``model_name`` is one of a classifier experiment's configured ``networks``."""
+    return model_name in (options.get("networks") or {}) and "classification" in options
 
 
 def network_of(model_name: str, options: dict, input_dim: int) -> MultilayerPerceptron:
@@ -50,3 +58,41 @@ def build_network_model(model_name: str, options: dict, arrays: dict):
     what = "trained-network array"
     return NetworkRegression(network=network, prior=GaussianPrior(positive_option(arrays, "prior_variance", what)),
                              family=GaussianFixedVariance(positive_option(arrays, "noise_variance", what)))
+
+
+def classifier_network_of(model_name: str, options: dict, arrays: dict):
+    """The classifier ``experiments.<e>.networks.<model_name>`` for a prepared split's inputs and classes:
+    an MLP ``d_in - hidden - C`` or the paper's CNN (App. D.5) with ``C`` outputs.
+
+    Raises
+    ------
+    KeyError
+        If the split lacks ``n_classes`` (naming it).
+    """
+    if "n_classes" not in arrays:
+        raise KeyError(f"classifier {model_name!r}: the data file has no 'n_classes' (a classification split, "
+                       "geobayes.data.classification_split, holds it)")
+    spec, n_classes = options["networks"][model_name], int(np.asarray(arrays["n_classes"]))
+    if spec["architecture"] == "cnn":
+        return ConvolutionalNetwork(num_classes=n_classes, activation=spec["activation"])
+    d_in = np.asarray(arrays["X"] if "X" in arrays else arrays["X_train"]).shape[1]
+    return MultilayerPerceptron((int(d_in), *(int(k) for k in spec["hidden"]), n_classes), spec["activation"])
+
+
+@register_model_family("classifier_network", claims=is_classifier_model)
+def build_classifier_model(model_name: str, options: dict, arrays: dict):
+    """A softmax network classifier whose prior variance the trained-network file holds (the prior
+    setting of its posterior: marginal likelihood or 2 x weight decay, rule train_classifier).
+
+    Raises
+    ------
+    KeyError
+        If the file lacks ``prior_variance`` (naming the array and the step that writes it).
+    ValueError
+        If the variance is not a finite number > 0.
+    """
+    if "prior_variance" not in arrays:
+        raise KeyError(f"classifier {model_name!r}: the data file has no 'prior_variance'; classifiers read it "
+                       "from the trained-network file (results/network/<posterior>.npz, rule train_classifier)")
+    return NetworkSoftmaxClassifier(network=classifier_network_of(model_name, options, arrays),
+                                    prior=GaussianPrior(positive_option(arrays, "prior_variance", "trained-network array")))

@@ -57,7 +57,8 @@ def table_comparison_text(spec: TableSpec, cells: pd.DataFrame) -> str:
 
 
 def reproduction_report_markdown(report: ReportSpec, tables: Sequence[tuple[TableSpec, pd.DataFrame]], *,
-                                 scale: Mapping[str, object], deviations: Sequence[str]) -> str:
+                                 scale: Mapping[str, object], deviations: Sequence[str],
+                                 not_run: Sequence[str] = ()) -> str:
     """Assemble the Markdown reproduction report.
 
     Parameters
@@ -71,6 +72,9 @@ def reproduction_report_markdown(report: ReportSpec, tables: Sequence[tuple[Tabl
         in the captions.
     deviations : sequence of str
         Deliberate deviations from the paper, one sentence each ("None." when empty).
+    not_run : sequence of str, optional
+        The report's tables without a result at this scale (their data sets or settings are not
+        configured), listed after the run scale.
 
     Raises
     ------
@@ -90,6 +94,8 @@ def reproduction_report_markdown(report: ReportSpec, tables: Sequence[tuple[Tabl
         "## Run scale", "", "| setting | value |", "|---|---|",
     ]
     lines += [f"| {key} | {_format_scale_value(value)} |" for key, value in scale.items()]
+    if not_run:
+        lines += ["", f"Not run at this scale (no configured results): {', '.join(not_run)}."]
     for spec, cells in tables:
         lines += ["", f"## {spec.name}", "", render_markdown(spec, cells, scale).strip(), "",
                   table_comparison_text(spec, cells)]

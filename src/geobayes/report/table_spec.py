@@ -47,6 +47,9 @@ class CellFormat(str, enum.Enum):
     MEAN_STD = "mean_std"
     MEAN = "mean"
     MEAN_SE = "mean_se"
+    #: the mean with :math:`\pm` one standard error ``std / sqrt(n)`` (Bergamin et al. 2023's
+    #: "mean and standard error"; with ``ddof: 1`` the usual standard error of the mean)
+    MEAN_SEM = "mean_sem"
 
 
 class Best(str, enum.Enum):

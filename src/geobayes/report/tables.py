@@ -28,13 +28,17 @@ from geobayes.report.comparison import best_flags, outside_spread
 from geobayes.report.table_spec import CellFormat, KeySpec, TableSpec
 from geobayes.report.tidy import aggregate
 
-__all__ = ["CELL_COLUMNS", "table_cells", "render_latex", "render_markdown", "caption_text"]
+__all__ = ["CELL_COLUMNS", "NoResultsError", "table_cells", "render_latex", "render_markdown", "caption_text"]
 
 #: Columns of :func:`table_cells` after the spec's key columns.
 CELL_COLUMNS = ("metric", "mean", "std", "n_runs", "n_failed", "n_samples", "paper_mean", "paper_spread",
                 "paper_spread_kind", "outside_spread", "best")
 
 _DAGGER = {"latex": r"$^\dagger$", "markdown": "†"}
+
+
+class NoResultsError(ValueError):
+    """A table none of whose selected results exist (e.g. a data set this scale does not run)."""
 
 
 def _with_parts(frame: pd.DataFrame, spec: TableSpec, what: str) -> pd.DataFrame:
@@ -110,7 +114,7 @@ def table_cells(spec: TableSpec, tidy: pd.DataFrame, paper: pd.DataFrame | None 
     """
     ours = _selected(tidy[tidy["experiment"].isin(spec.experiments)], spec, "the tidy results")
     if ours.empty:
-        raise ValueError(f"tables.{spec.name}: no results of experiments {list(spec.experiments)} match its "
+        raise NoResultsError(f"tables.{spec.name}: no results of experiments {list(spec.experiments)} match its "
                          f"selection {dict(spec.select)} and metrics {[m.metric for m in spec.metrics]}")
     keys = spec.key_columns
     cells = aggregate(ours, keys, ddof=spec.ddof, statistic=spec.statistic)
@@ -200,6 +204,8 @@ def _cell_text(row: Mapping, metric, fmt: str, paper: bool = False) -> str:
     elif metric.format is CellFormat.MEAN_SE and not paper:
         se = spread / math.sqrt(max(int(row["n_runs"]) - 1, 1))
         text = _number(mean, metric.digits) + pm + _number(2 * se, metric.digits)
+    elif metric.format is CellFormat.MEAN_SEM and not paper:
+        text = _number(mean, metric.digits) + pm + _number(spread / math.sqrt(max(int(row["n_runs"]), 1)), metric.digits)
     else:
         text = _number(mean, metric.digits) + pm + _number(spread, metric.digits)
     if not paper and bool(row["best"]):

@@ -68,6 +68,10 @@ STAGE_METRICS: Mapping[str, Mapping[str, str]] = {
     # workflow/scripts/predict_network.py: the network predictive on the test points (Yu et al. 2024,
     # Sec. 5.4); the NUTS reference's record holds a list, one value per random subset of its draws
     "prediction": {"mse": "mse", "nll": "nll", "T": "T"},
+    # workflow/scripts/predict_classifier.py: the classifiers' Monte Carlo predictive on the test split
+    # (Bergamin et al. 2023, Sec. 5.2) and its out-of-distribution AUROC per test set (Tables 9, 10)
+    "classification": {**{name: name for name in ("accuracy", "nll", "brier", "ece", "mce", "T")},
+                       **{f"auroc_{name}": f"auroc_{name}" for name in ("mnist", "fashion_mnist", "kmnist", "emnist")}},
     # workflow/scripts/time_bnn_scalability.py (Yu et al. 2024, Fig. 15): posterior h<width>_n<N>-scalability;
     # n_samples/n_failed count both protocols, the one-at-a-time failures are also a metric of their own
     "bnn_scalability_timing": {"per_sample_s": "seconds_per_sample", "batched_s_per_sample": "batched_seconds_per_sample",
