@@ -52,8 +52,22 @@ def hartmann_posteriors(experiments: dict) -> dict[str, int]:
 
 
 def bnn_experiments(experiments: dict) -> tuple[str, ...]:
-    """Experiments whose declared posteriors are networks (those with a `networks` block)."""
-    return tuple(e for e, options in experiments.items() if "posteriors" in options and options.get("networks"))
+    """Network regressions: experiments whose declared posteriors are networks (a `networks` block)
+    and not classifiers (a `classification` block)."""
+    return tuple(e for e, options in experiments.items()
+                 if "posteriors" in options and options.get("networks") and "classification" not in options)
+
+
+def classifier_experiments(experiments: dict) -> tuple[str, ...]:
+    """Bergamin et al.'s (2023) classifier experiments (a `classification` block)."""
+    return tuple(e for e, options in experiments.items() if "classification" in options)
+
+
+def classifier_runs(config: dict) -> int:
+    """Approximation runs on the classifier posteriors."""
+    experiments, reps = config["experiments"], config["approximation"]["repetitions"]
+    return reps * sum(declared_count(experiments[e]) * len(experiments[e]["methods"])
+                      for e in classifier_experiments(experiments))
 
 
 def bnn_posteriors(experiments: dict) -> dict[str, int]:
@@ -97,8 +111,10 @@ def test_paper_scale_dag_has_every_job():
     # logreg files, the USPS training split and the growth data
     bnn = bnn_posteriors(config["experiments"])
     n_bnn = sum(bnn.values())
-    # + the Snelson files: 4 RLAF splits, 2 text files, snelson.npz; + banana.csv (App. D classifier)
-    assert counts["download"] == len(logreg["datasets"]) + 2 + 7 + 1
+    # + the Snelson files: 4 RLAF splits, 2 text files, snelson.npz; + banana.csv (App. D classifier and
+    # Bergamin's banana); + Bergamin's 15 UCI files, MNIST and FashionMNIST (4 each), KMNIST's test set
+    # (2; EMNIST is pinned but not in the mirror the test plans with)
+    assert counts["download"] == len(logreg["datasets"]) + 2 + 7 + 1 + 15 + 8 + 2
     assert counts["prepare_logreg"] == n_logreg
     assert counts["prepare_glm"] == 2 * len(config["experiments"]["glm"]["datasets"])
     assert counts["prepare_synthetic"] == hartmann["synthetic"]
@@ -109,11 +125,13 @@ def test_paper_scale_dag_has_every_job():
     assert counts["reference"] == n_logreg + 1 + with_data + n_bnn
     assert counts["exact_reference"] == 10 + 3 + 1 + 1
     # Euclidean MAPs everywhere except squiggle and funnel (Hausdorff); the banana gets both.
-    assert counts["map"] == n_logreg + 10 + 3 + 1 + 2 + with_data + 1 + n_bnn
+    classifiers = {e: declared_count(config["experiments"][e]) for e in classifier_experiments(config["experiments"])}
+    n_classifiers = sum(classifiers.values())  # classifiers have no NUTS reference
+    assert counts["map"] == n_logreg + 10 + 3 + 1 + 2 + with_data + 1 + n_bnn + n_classifiers
     # Network posteriors are evaluated by their predictive (MSE, NLL, push-forward W2), not W1.
     # One approximation (evaluation) job per posterior x anchor x method writes every repetition.
     reps = config["approximation"]["repetitions"]
-    assert counts["approximate"] * reps == expected_runs(config) == 955 + bnn_runs(config)
+    assert counts["approximate"] * reps == expected_runs(config) == 955 + bnn_runs(config) + classifier_runs(config)
     assert counts["evaluate"] * reps == 955
     # ... and so does the prediction of the network posteriors
     assert counts["predict_network"] * reps == bnn_runs(config) == 5 * (4 * 4 + 4 * 6 + 2)
@@ -157,7 +175,14 @@ def test_paper_scale_dag_has_every_job():
     assert counts["table"] == len(yaml.safe_load((REPO / "workflow/resources/tables.yaml").read_text())["tables"])
     for rule in ("figure_logreg", "figure_leaderboard", "summarise_all", "figure_gaussian", "figure_banana", "all"):
         assert counts[rule] == 1, rule
-    assert counts["reproduction_report"] == 2  # Yu et al. (2024), Hartmann et al. (2026)
+    assert counts["reproduction_report"] == 3  # Yu et al. (2024), Hartmann et al. (2026), Bergamin et al. (2023)
+    # Bergamin et al. (2023), classification: a split per data set (x seed where it draws one), a
+    # training per data set x seed x network (both prior settings), a prediction per approximation
+    assert classifiers == {"bergamin_banana": 10, "bergamin_pinwheel": 2, "bergamin_uci": 60, "bergamin_mnist": 12}
+    assert counts["prepare_classification"] == 1 + 1 + 6 * 5 + 2 * 3
+    assert counts["train_classifier"] == n_classifiers // 2 == 42
+    assert counts["predict_classifier"] * reps == classifier_runs(config) == 5 * (10 * 7 + 2 * 5 + 60 * 5 + 12 * 7)
+    assert counts["prepare_image_test_set"] == 3 and counts["figure_confidence_maps"] == 2
 
 
 def test_bad_config_value_is_an_error_naming_the_key(tmp_path):
