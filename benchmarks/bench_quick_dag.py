@@ -33,7 +33,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from geobayes.config import load_config
+import yaml
+
 from geobayes.io import provenance, save_json
 from job_costs import JobCost, model_experiments, read_job_costs
 
@@ -121,7 +122,10 @@ def main() -> None:
         save_json(sittings_file, sittings)
         logs = sorted((work / ".snakemake" / "log").glob("*.snakemake.log"))
         failed = sum(log.read_text().count("Error in rule ") for log in logs)
-        costs = read_job_costs(work, work, model_experiments(load_config(work / args.config)))
+        # the work directory's own config as written (shipped configs are complete, tested): this
+        # process's library may be newer than the copy the DAG ran, and its schema with it
+        config = yaml.safe_load((work / args.config).read_text())
+        costs = read_job_costs(work, work, model_experiments(config))
     rules, papers = cost_table(costs, lambda c: c.rule), cost_table(costs, lambda c: c.paper)
     wall = sum(s["wall_s"] for s in sittings)
     cpu = sum(s["cpu_s"] for s in sittings)

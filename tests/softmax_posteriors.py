@@ -60,3 +60,13 @@ def straight_line_deviations(curved, straight, mode, n: int, scales=(1.0, 1e-2, 
         line = np.asarray(scaled(straight).sample(key, n).theta)
         deviations[eps] = np.linalg.norm(bent - line, axis=1) / np.linalg.norm(line - np.asarray(mode), axis=1)
     return deviations
+
+
+def check_finite_draws(approximation, mode, n: int) -> None:
+    """``n`` draws of a classifier approximation: (n, 51) float64, all successful and finite, none
+    equal to the mode (every method moves off it)."""
+    draws = approximation.sample(jax.random.PRNGKey(1), n)
+    theta = np.asarray(draws.theta)
+    assert theta.shape == (n, 51) and theta.dtype == np.float64
+    assert bool(np.all(np.asarray(draws.successful))) and np.all(np.isfinite(theta))
+    assert np.all(np.any(theta != np.asarray(mode), axis=1))

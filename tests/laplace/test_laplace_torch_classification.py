@@ -15,14 +15,14 @@ printed and written to ``$TMPDIR/geobayes_laplace_classification_diffs.json``.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 import optax
 import pytest
+
+import peer_differences
 
 import geobayes  # noqa: F401  (float64)
 from geobayes.laplace import (
@@ -71,12 +71,7 @@ def record(name: str, value: float) -> float:
 def report_differences():
     """Print and save the largest differences once the module's tests have run."""
     yield
-    path = os.path.join(tempfile.gettempdir(), "geobayes_laplace_classification_diffs.json")
-    with open(path, "w") as handle:
-        json.dump(dict(sorted(DIFFS.items())), handle, indent=1)
-    print(f"\nlaplace-torch classification differences ({path}):")
-    for key, value in sorted(DIFFS.items()):
-        print(f"  {key}: {value:.3e}")
+    peer_differences.report(DIFFS, "laplace_classification", "laplace-torch classification differences")
 
 
 @pytest.fixture(scope="module", autouse=True)

@@ -11,15 +11,14 @@ absolute differences are printed and written to ``$TMPDIR/geobayes_laplace_peer_
 from __future__ import annotations
 
 import copy
-import json
-import os
-import tempfile
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 import optax
 import pytest
+
+import peer_differences
 
 import geobayes  # noqa: F401  (float64)
 from geobayes.laplace import (
@@ -66,12 +65,7 @@ DIFFS: dict[str, float] = {}
 def report_differences():
     """Print and save the largest differences once the module's tests have run."""
     yield
-    path = os.path.join(tempfile.gettempdir(), "geobayes_laplace_peer_diffs.json")
-    with open(path, "w") as handle:
-        json.dump(dict(sorted(DIFFS.items())), handle, indent=1)
-    print(f"\nlaplace-torch peer differences ({path}):")
-    for key, value in sorted(DIFFS.items()):
-        print(f"  {key}: {value:.3e}")
+    peer_differences.report(DIFFS, "laplace_peer", "laplace-torch peer differences")
 
 
 @pytest.fixture(autouse=True)

@@ -8,7 +8,7 @@ import jax
 import numpy as np
 import pytest
 
-from softmax_posteriors import blobs_softmax_posterior, softmax_map, straight_line_deviations
+from softmax_posteriors import check_finite_draws, blobs_softmax_posterior, softmax_map, straight_line_deviations
 
 import geobayes  # noqa: F401  (float64)
 from geobayes.methods import get_method, method_config
@@ -31,11 +31,7 @@ def fitted():
 
 @pytest.mark.parametrize("name", METHODS)
 def test_method_draws_finite_samples_on_the_classifier(fitted, name):
-    draws = fitted[name].approximation.sample(jax.random.PRNGKey(1), N_SAMPLES)
-    theta = np.asarray(draws.theta)
-    assert theta.shape == (N_SAMPLES, 51) and theta.dtype == np.float64
-    assert bool(np.all(np.asarray(draws.successful))) and np.all(np.isfinite(theta))
-    assert np.all(np.any(theta != np.asarray(MODE), axis=1))
+    check_finite_draws(fitted[name].approximation, MODE, N_SAMPLES)
 
 
 def test_geodesics_follow_the_linearised_classifier_on_plain_batches(fitted):
