@@ -210,6 +210,14 @@ def _ggn_scan(network, theta: jax.Array, X: jax.Array, y: jax.Array, batch_size:
 # GGN, posterior precision and scale
 # --------------------------------------------------------------------------------------------
 
+def classification_ggn_traceable(network, theta: jax.Array, X: jax.Array, y: jax.Array, batch_size: int):
+    """:func:`classification_ggn` without its input checks, callable under ``jit`` with traced
+    labels: for callers whose inputs were checked where they were built (a softmax-classifier
+    posterior's Fisher metric, ``NetworkSoftmaxClassifier.fisher``). ``y`` integer labels,
+    ``batch_size`` a Python int >= 1. Returns ``(ggn, log_likelihood)``."""
+    return _ggn_scan(network, theta, X, y, batch_size)
+
+
 def classification_ggn(network, theta, X, y, *, batch_size: int | None = None) -> tuple[jax.Array, jax.Array]:
     """Data GGN of softmax cross-entropy and the log likelihood at ``theta``.
 

@@ -22,6 +22,10 @@ def reference_natural_parameters(logits: jax.Array) -> jax.Array:
     return logits[:, :-1] - logits[:, -1:]
 
 
+#: Examples per chunk of the classifiers' Fisher (GGN) (memory: chunk x C x D Jacobians).
+FISHER_CHUNK = 64
+
+
 class NetworkSoftmaxClassifier(EmbeddingModel):
     """``y_n ~ Categorical(softmax(f_theta(x_n)))``, ``theta ~ N(0, prior variance I)``.
 
@@ -82,6 +86,20 @@ class NetworkSoftmaxClassifier(EmbeddingModel):
     def dim(self, data: Dataset) -> int:
         """D = number of network weights."""
         return self.network.num_parameters
+
+    def fisher(self, theta: jax.Array, data: Dataset) -> jax.Array:
+        """``sum_n J_n^T (diag p_n - p_n p_n^T) J_n + prior precision``: the family's Fisher pulled
+        back through the logits (the softmax GGN, laplace-torch's full Laplace precision), built
+        from per-example Jacobians in chunks of :data:`FISHER_CHUNK` examples
+        (:func:`geobayes.laplace.classification.classification_ggn_traceable`). The generic path's
+        ``jacfwd`` carries all ``D`` tangents through every layer at once: for the 1,828-weight CNN
+        on 1,000 images that is 67 GB; here a chunk's live memory is its ``(B, C, D)`` Jacobians.
+        Equal to the generic path (tested)."""
+        from geobayes.laplace.classification import classification_ggn_traceable
+
+        ggn, _ = classification_ggn_traceable(self.logits, theta, data.X, data.y.astype(jnp.int32),
+                                              min(FISHER_CHUNK, int(data.X.shape[0])))
+        return ggn + self.prior.precision(theta.shape[0])
 
     def linearised(self, anchor: jax.Array) -> LinearisedNetworkSoftmaxClassifier:
         """This classifier with its network linearised at ``anchor`` (Bergamin et al. 2023, Sec. 3.2)."""
