@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 from sklearn.metrics import accuracy_score, log_loss, mean_squared_error, roc_auc_score
 
+from geobayes.metrics.calibration import _torch_linspace_float32
 from geobayes.metrics.classification import (
-    _torch_linspace_float32,
     accuracy,
     brier_score,
     calibration_errors,

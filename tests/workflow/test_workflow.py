@@ -232,7 +232,8 @@ def test_tiny_run_bergamin_classifiers(tiny_run):
     fixed, optimised = "banana_fixed_seed0-softmax16x16", "banana_optimised_seed0-softmax16x16"
     assert banana.loc[(fixed, "map"), "accuracy"] == banana.loc[(optimised, "map"), "accuracy"]
     record = load_json(tiny_run / "results/network/banana_seed0-softmax16x16.json")
-    assert record["prior_precision"]["fixed"] == 2 * 0.01 != record["prior_precision"]["optimised"]
+    decay = experiments["bergamin_banana"]["training"]["softmax16x16"]["weight_decay"]
+    assert record["prior_precision"]["fixed"] == 2 * decay != record["prior_precision"]["optimised"]
     anchor = np.load(tiny_run / f"results/map/{fixed}/euclidean.npz")["position"]
     np.testing.assert_array_equal(anchor, np.load(tiny_run / f"results/network/{fixed}.npz")["theta_trained"])
     table = pd.read_csv(tiny_run / "tables/bergamin2023_table1.csv").set_index(["method", "prior", "metric"])

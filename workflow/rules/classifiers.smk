@@ -72,7 +72,7 @@ rule train_classifier:
         model=classifier_model_options,
         seed=config["seed"],
         device=config["device"],
-        code=code_digest("optimize.train_classifier", "laplace.classification", "pipeline.network_posteriors"),
+        code=code_digest("optimize.train_classifier", "laplace.classification_evidence", "pipeline.network_posteriors"),
     log:
         "logs/network/{dataset}_seed{seed}-{model}.log",
     benchmark:

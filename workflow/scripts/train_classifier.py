@@ -8,7 +8,7 @@ import numpy as np
 
 from geobayes.data.prepared import load_prepared, save_prepared
 from geobayes.io import save_json
-from geobayes.laplace.classification import optimise_prior_precision
+from geobayes.laplace.classification_evidence import optimise_prior_precision
 from geobayes.optimize.train_classifier import ClassifierTraining, train_classifier
 from geobayes.pipeline.device import use_device
 from geobayes.pipeline.network_posteriors import classifier_network_of

@@ -36,6 +36,10 @@ from typing import Any
 
 import numpy as np
 
+from geobayes.metrics.calibration import _calibration, calibration_errors
+from geobayes.metrics.probability_inputs import (ROW_SUM_ATOL, checked_bin_count, checked_labels,
+                                                 checked_probabilities, probability_array)
+
 __all__ = [
     "ROW_SUM_ATOL",
     "mean_predictive",
@@ -47,106 +51,10 @@ __all__ = [
     "classification_metrics",
 ]
 
-#: Largest allowed ``|sum_c p_nc - 1|`` of a probability row.
-ROW_SUM_ATOL = 1e-6
 
 # scikit-learn's log_loss clips to [eps, 1 - eps] with eps the machine epsilon of the input's
 # dtype; our probabilities are float64.
 _LOG_LOSS_EPS = float(np.finfo(np.float64).eps)
-
-
-# --------------------------------------------------------------------------- validation
-
-
-def _index(name: str, idx: tuple[int, ...]) -> str:
-    return f"{name}[{', '.join(str(int(i)) for i in idx)}]"
-
-
-def _probability_array(name: str, value: Any, ndim: int, layout: str) -> np.ndarray:
-    """Validate an array of probability vectors along its last axis; return it as float64.
-
-    ``layout`` names the axes for messages, e.g. ``"(N, C)"``.
-    """
-    arr = np.asarray(value)
-    if arr.dtype == bool or not (np.issubdtype(arr.dtype, np.floating) or np.issubdtype(arr.dtype, np.integer)):
-        raise ValueError(f"{name} must be a real numeric array of probabilities; got dtype {arr.dtype}")
-    if arr.ndim != ndim:
-        raise ValueError(f"{name} must be a {ndim}-D array of shape {layout}; got shape {arr.shape}")
-    if arr.size == 0 or arr.shape[-1] == 0:
-        raise ValueError(f"{name} is empty (shape {arr.shape}); need at least one row and two classes")
-    if arr.shape[-1] < 2:
-        raise ValueError(f"{name} must have at least 2 columns (classes); got shape {arr.shape}")
-    arr = arr.astype(np.float64)
-    nonfinite = ~np.isfinite(arr)
-    if nonfinite.any():
-        first = _index(name, tuple(np.argwhere(nonfinite)[0]))
-        raise ValueError(
-            f"{name} has {int(nonfinite.sum())} non-finite entries (NaN or inf); the first is {first}"
-        )
-    negative = arr < 0.0
-    if negative.any():
-        first = tuple(np.argwhere(negative)[0])
-        raise ValueError(
-            f"{name} has {int(negative.sum())} negative probabilities; "
-            f"the first is {_index(name, first)} = {arr[first].item()!r}"
-        )
-    above = arr > 1.0
-    if above.any():
-        first = tuple(np.argwhere(above)[0])
-        raise ValueError(
-            f"{name} has {int(above.sum())} probabilities greater than 1; "
-            f"the first is {_index(name, first)} = {arr[first].item()!r}"
-        )
-    sums = arr.sum(axis=-1)
-    bad_rows = np.abs(sums - 1.0) > ROW_SUM_ATOL
-    if bad_rows.any():
-        first = tuple(np.argwhere(bad_rows)[0])
-        where = f"row {int(first[0])}" if len(first) == 1 else _index(name, first)[:-1] + ", :]"
-        raise ValueError(
-            f"{name} rows must sum to 1 within {ROW_SUM_ATOL:g}; {int(bad_rows.sum())} do not, "
-            f"the first is {where} with sum {float(sums[first])!r}"
-        )
-    return arr
-
-
-def _probs(value: Any, name: str = "probs") -> np.ndarray:
-    return _probability_array(name, value, 2, "(N, C)")
-
-
-def _labels(value: Any, n_rows: int, n_classes: int, probs_name: str = "probs") -> np.ndarray:
-    """Validate integer labels for ``n_rows`` rows of ``n_classes`` classes; return them as int64."""
-    y = np.asarray(value)
-    if y.ndim != 1:
-        raise ValueError(f"y must be a 1-D array of integer class labels; got shape {y.shape}")
-    if y.dtype == bool or not (np.issubdtype(y.dtype, np.integer) or np.issubdtype(y.dtype, np.floating)):
-        raise ValueError(f"y must hold integer class labels; got dtype {y.dtype}")
-    if y.shape[0] != n_rows:
-        raise ValueError(f"{probs_name} has {n_rows} rows but y has {y.shape[0]} labels")
-    if np.issubdtype(y.dtype, np.floating):
-        not_int = ~np.isfinite(y) | (y != np.round(y))
-        if not_int.any():
-            i = int(np.argmax(not_int))
-            raise ValueError(
-                f"y must hold integer class labels; {int(not_int.sum())} are not, the first is y[{i}] = {y[i].item()!r}"
-            )
-    out = (y < 0) | (y >= n_classes)
-    if out.any():
-        i = int(np.argmax(out))
-        raise ValueError(
-            f"y must lie in [0, {n_classes}) for {n_classes} classes; {int(out.sum())} labels do not, "
-            f"the first is y[{i}] = {y[i].item()!r}"
-        )
-    labels = y.astype(np.int64)
-    return labels
-
-
-def _n_bins(value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-        raise ValueError(f"n_bins must be an integer >= 1; got {value!r}")
-    return int(value)
-
-
-# --------------------------------------------------------------------------- metrics
 
 
 def mean_predictive(prob_samples: Any) -> np.ndarray:
@@ -178,7 +86,7 @@ def mean_predictive(prob_samples: Any) -> np.ndarray:
     arr = np.asarray(prob_samples)
     if arr.ndim == 3 and arr.shape[0] == 0:
         raise ValueError(f"prob_samples holds no samples (shape {arr.shape}); need S >= 1")
-    arr = _probability_array("prob_samples", arr, 3, "(S, N, C)")
+    arr = probability_array("prob_samples", arr, 3, "(S, N, C)")
     return arr.mean(axis=0)
 
 
@@ -206,8 +114,8 @@ def accuracy(probs: Any, y: Any) -> float:
     float
         Accuracy in percent, in ``[0, 100]``.
     """
-    p = _probs(probs)
-    return _accuracy(p, _labels(y, p.shape[0], p.shape[1]))
+    p = checked_probabilities(probs)
+    return _accuracy(p, checked_labels(y, p.shape[0], p.shape[1]))
 
 
 def _nll(probs: np.ndarray, y: np.ndarray) -> float:
@@ -247,8 +155,8 @@ def negative_log_likelihood(probs: Any, y: Any) -> float:
     float
         The mean NLL in nats.
     """
-    p = _probs(probs)
-    return _nll(p, _labels(y, p.shape[0], p.shape[1]))
+    p = checked_probabilities(probs)
+    return _nll(p, checked_labels(y, p.shape[0], p.shape[1]))
 
 
 def _brier(probs: np.ndarray, y: np.ndarray) -> float:
@@ -280,100 +188,8 @@ def brier_score(probs: Any, y: Any) -> float:
     float
         The Brier score, in ``[0, 2 / C]``.
     """
-    p = _probs(probs)
-    return _brier(p, _labels(y, p.shape[0], p.shape[1]))
-
-
-def _torch_linspace_float32(n_bins: int) -> np.ndarray:
-    """``torch.linspace(0, 1, n_bins + 1, dtype=torch.float32)`` on CPU, bit for bit.
-
-    torch's CPU kernel (``aten/src/ATen/native/cpu/RangeFactoriesKernel.cpp``) computes
-    ``step = 1.0f / n_bins`` and returns ``step * i`` for ``i < (n_bins + 1) // 2`` and
-    ``1 - step * (n_bins - i)`` otherwise; the installed build fuses the latter into one FMA
-    (a single rounding). Both are computed here exactly in float64 (exact for
-    ``n_bins < 2**29``) and rounded once to float32.
-    """
-    steps = n_bins + 1
-    step = float(np.float32(1.0) / np.float32(n_bins))
-    idx = np.arange(steps, dtype=np.float64)
-    exact = np.where(idx < steps // 2, step * idx, 1.0 - step * (n_bins - idx))
-    return exact.astype(np.float32)
-
-
-def _calibration(probs: np.ndarray, y: np.ndarray, n_bins: int) -> tuple[float, float]:
-    conf = probs.max(axis=1)
-    correct = (probs.argmax(axis=1) == y).astype(np.float64)
-    # Bin membership exactly as torchmetrics: float32 confidences bucketised with right=True
-    # against float32 torch.linspace edges; bin n_bins holds confidences equal to 1.0f.
-    edges = _torch_linspace_float32(n_bins)
-    bins = np.searchsorted(edges, conf.astype(np.float32), side="right") - 1
-    count = np.bincount(bins, minlength=n_bins + 1).astype(np.float64)
-    conf_sum = np.bincount(bins, weights=conf, minlength=n_bins + 1)
-    acc_sum = np.bincount(bins, weights=correct, minlength=n_bins + 1)
-    filled = count > 0
-    gap = np.zeros(n_bins + 1)
-    gap[filled] = np.abs(acc_sum[filled] / count[filled] - conf_sum[filled] / count[filled])
-    ece = float(np.sum(gap * (count / count.sum())))
-    mce = float(np.max(gap))
-    return 100.0 * ece, 100.0 * mce
-
-
-def calibration_errors(probs: Any, y: Any, n_bins: int) -> tuple[float, float]:
-    """Expected and maximum calibration error (percent) of the top-label confidence.
-
-    Bergamin et al. (2023), Sec. 5.2 and App. D (Tables 1, 3, 4, 7, 8: "ECE", "MCE"; notes
-    Sec. 2.8), with ``n_bins = M`` equal-width bins over [0, 1] (M = 10 for banana, 15 for
-    MNIST/FashionMNIST; not stated for UCI). With :math:`\\mathrm{conf}_n = \\max_c \\bar p_{nc}`
-    and bins :math:`B_m`,
-
-    .. math:: \\mathrm{ECE} = 100 \\sum_m \\frac{|B_m|}{N} |\\mathrm{acc}(B_m) - \\mathrm{conf}(B_m)|,
-              \\qquad \\mathrm{MCE} = 100 \\max_m |\\mathrm{acc}(B_m) - \\mathrm{conf}(B_m)|,
-
-    computed as the authors' banana code computes it:
-    ``torchmetrics.functional.classification.multiclass_calibration_error(probs, y,
-    num_classes=C, n_bins=n_bins, norm='l1' | 'max') * 100`` (torchmetrics 1.9). Its
-    conventions, reproduced here:
-
-    * the predicted class is the first maximiser (``torch.max``), ``acc`` is 1 where it equals ``y``;
-    * confidences are cast to **float32** and bucketised against the float32 edges
-      ``torch.linspace(0, 1, n_bins + 1)`` with ``torch.bucketize(..., right=True) - 1``: bins are
-      half-open ``[e_m, e_{m+1})``, so a confidence exactly on an interior edge (e.g. 0.5 or 0.7
-      with 10 bins) goes to the bin **above** it, and a confidence equal to 1.0 (after the
-      float32 cast) goes to an extra (n_bins + 1)-th bin of its own. Note that torch's float32
-      edges are not the float64 ``numpy.linspace`` edges (e.g. edge 7 of 10 is 0.7f =
-      0.69999999, while ``numpy.linspace(0, 1, 11)[7]`` = 0.70000000000000007), so bin membership
-      is computed in float32 exactly as torch does;
-    * empty bins contribute 0 to both norms.
-
-    Only bin membership is taken from float32; the per-bin sums and averages are float64, where
-    torchmetrics accumulates in float32. Results therefore agree with torchmetrics to its float32
-    accumulation error -- measured ~1e-5 percentage points at N = 8000 and up to ~2e-3 at
-    N = 40000 -- and to ~1e-15 with torchmetrics' own binning routine (``_ce_compute``) run in
-    float64 on the same bins.
-
-    Deviation from the paper's tables (documented): the authors' UCI and MNIST/FashionMNIST code
-    (``utils/metrics.calibration``) used netcal's ``ECE(bins=M)``/``MCE``, which for binary
-    problems is passed p(class 1) only (a calibration of the positive class, not of the top
-    label), and whose bin-edge conventions differ. We use torchmetrics' multiclass top-label
-    convention everywhere, binary problems included.
-
-    Parameters
-    ----------
-    probs : array_like, shape (N, C)
-        MC-averaged predictive probabilities; rows sum to 1.
-    y : array_like of int, shape (N,)
-        True labels in ``[0, C)``.
-    n_bins : int
-        Number of equal-width bins, ``>= 1``.
-
-    Returns
-    -------
-    ece_percent, mce_percent : float
-        ECE and MCE in percent.
-    """
-    nb = _n_bins(n_bins)
-    p = _probs(probs)
-    return _calibration(p, _labels(y, p.shape[0], p.shape[1]), nb)
+    p = checked_probabilities(probs)
+    return _brier(p, checked_labels(y, p.shape[0], p.shape[1]))
 
 
 def _auroc(pos: np.ndarray, neg: np.ndarray) -> float:
@@ -417,8 +233,8 @@ def ood_auroc(probs_in: Any, probs_out: Any) -> float:
     float
         AUROC in ``[0, 1]`` (0.5: no separation).
     """
-    p_in = _probs(probs_in, "probs_in")
-    p_out = _probs(probs_out, "probs_out")
+    p_in = checked_probabilities(probs_in, "probs_in")
+    p_out = checked_probabilities(probs_out, "probs_out")
     if p_in.shape[1] != p_out.shape[1]:
         raise ValueError(
             f"probs_in has {p_in.shape[1]} classes but probs_out has {p_out.shape[1]}; "
@@ -445,9 +261,9 @@ def classification_metrics(probs: Any, y: Any, *, n_bins: int) -> dict[str, floa
         ``accuracy`` (percent, :func:`accuracy`), ``nll`` (:func:`negative_log_likelihood`),
         ``brier`` (:func:`brier_score`), ``ece`` and ``mce`` (percent, :func:`calibration_errors`).
     """
-    nb = _n_bins(n_bins)
-    p = _probs(probs)
-    labels = _labels(y, p.shape[0], p.shape[1])
+    nb = checked_bin_count(n_bins)
+    p = checked_probabilities(probs)
+    labels = checked_labels(y, p.shape[0], p.shape[1])
     ece, mce = _calibration(p, labels, nb)
     return {
         "accuracy": _accuracy(p, labels),
