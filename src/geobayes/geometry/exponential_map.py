@@ -81,11 +81,13 @@ def _geodesic_vector_field(t, state, args):
 
 
 def solve_geodesic(metric, posterior, base_point, velocity, ode: OdeSettings,
-                   adjoint: diffrax.AbstractAdjoint | None = None) -> diffrax.Solution:
+                   adjoint: diffrax.AbstractAdjoint | None = None,
+                   saveat: diffrax.SaveAt | None = None) -> diffrax.Solution:
     """One geodesic IVP from ``t = 0`` to ``1`` (Yu et al. 2024, Supp. 12), ``throw=False``.
 
     ``adjoint`` selects how the solve is differentiated (e.g. ``diffrax.ForwardMode()`` for the
-    Jacobians of the shooting log map); Diffrax's default otherwise.
+    Jacobians of the shooting log map); Diffrax's default otherwise. ``saveat`` defaults to the
+    endpoint ``t = 1`` (a path: :func:`~geobayes.geometry.geodesic_paths.geodesic_paths`).
     """
     extra = {} if adjoint is None else {"adjoint": adjoint}
     return diffrax.diffeqsolve(
@@ -97,7 +99,7 @@ def solve_geodesic(metric, posterior, base_point, velocity, ode: OdeSettings,
         y0=(base_point, velocity),
         args=(metric, posterior),
         stepsize_controller=diffrax.PIDController(rtol=ode.rtol, atol=ode.atol),
-        saveat=diffrax.SaveAt(t1=True),
+        saveat=diffrax.SaveAt(t1=True) if saveat is None else saveat,
         max_steps=ode.max_steps,
         throw=False,
         **extra,

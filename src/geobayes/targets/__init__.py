@@ -7,6 +7,7 @@ from geobayes.targets.diffeomorphic_gaussian import DiffeomorphicGaussian
 from geobayes.targets.funnel import Funnel
 from geobayes.targets.isotropic_gaussian import IsotropicGaussian
 from geobayes.targets.rosenbrock import Rosenbrock
+from geobayes.targets.softplus_funnel import SoftplusFunnel
 from geobayes.targets.squiggle import Squiggle
 
-__all__ = ["DiffeomorphicGaussian", "Funnel", "IsotropicGaussian", "Rosenbrock", "Squiggle"]
+__all__ = ["DiffeomorphicGaussian", "Funnel", "IsotropicGaussian", "Rosenbrock", "SoftplusFunnel", "Squiggle"]
