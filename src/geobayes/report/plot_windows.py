@@ -12,7 +12,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-__all__ = ["PlotWindow", "SAMPLE_PANEL_WINDOWS", "BANANA_METRIC_WINDOW", "ELLIPSE_GRID", "plot_window",
+__all__ = ["PlotWindow", "SAMPLE_PANEL_WINDOWS", "BANANA_METRIC_WINDOW", "YU2023_FUNNEL_WINDOW", "ELLIPSE_GRID", "plot_window",
            "ellipse_centres"]
 
 
@@ -37,6 +37,9 @@ SAMPLE_PANEL_WINDOWS: dict[str, dict[str | None, PlotWindow]] = {
 #: Yu et al. (2024), Fig. 1: the window of the metric ellipses and the Exp map (the paper's ``-200``
 #: lies above the banana's maximum, so only two contour lines show).
 BANANA_METRIC_WINDOW = PlotWindow((-2.7, 2.3), (-1.0, 4.0), (-210.0, -205.0, -200.0))
+
+#: Yu et al. (2023), Figs. 1 and 2: the funnel window and contour levels of the paper's code (notes Sec. 3.3, 5).
+YU2023_FUNNEL_WINDOW = PlotWindow((-5.0, 9.0), (-25.0, 25.0), (-10.0, -7.5, -5.0, -2.5))
 
 #: Ellipse centres of Fig. 1 along theta_1 and theta_2.
 ELLIPSE_GRID = (7, 7)
