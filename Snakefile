@@ -41,6 +41,7 @@ include: "workflow/rules/bnn_scalability.smk"
 include: "workflow/rules/bnn_classifier.smk"
 include: "workflow/rules/bnn_hartmann_maps.smk"
 include: "workflow/rules/classifiers.smk"
+include: "workflow/rules/yu2023_funnel.smk"
 
 
 rule all:
@@ -53,3 +54,4 @@ rule all:
         bnn_classifier_targets(),
         bnn_hartmann_maps_targets(),
         classifier_targets(),
+        yu2023_funnel_targets(),

@@ -444,3 +444,16 @@ def test_schema_name_lists_are_the_library_registries():
 def test_names_from_defs_are_checked_with_the_allowed_list(override, where, allowed):
     message = error_of(deep_merge(raw("tiny"), override))
     assert f"{where}: " in message and "is not one of the allowed values" in message and allowed in message
+
+
+def test_sgrld_sampler_settings_in_the_schema_are_the_preconditioners_fields():
+    """``$defs/sgrld_samplers`` names every preconditioner of :mod:`geobayes.sgmcmc` and exactly
+    the union of their settings (plus the step size), so a config typo stops the DAG at parse time."""
+    import dataclasses
+
+    from geobayes.sgmcmc.registry import PRECONDITIONERS
+
+    definition = load_schema()["$defs"]["sgrld_samplers"]
+    assert set(definition["propertyNames"]["enum"]) == set(PRECONDITIONERS)
+    fields = {f.name for cls in PRECONDITIONERS.values() for f in dataclasses.fields(cls)}
+    assert set(definition["additionalProperties"]["properties"]) == fields | {"learning_rate"}

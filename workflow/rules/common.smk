@@ -210,8 +210,9 @@ def posterior_methods(posterior):
 
 
 def all_methods():
-    """Every method name used anywhere in the configuration (for wildcard constraints)."""
-    names = ({m for options in EXPERIMENTS.values() for m in options["methods"]} | set(TIMING["methods"])
+    """Every method name used anywhere in the configuration (for wildcard constraints); a study with
+    rules of its own and no approximation methods (experiments.yu2023_funnel: samplers) has none."""
+    names = ({m for options in EXPERIMENTS.values() for m in options.get("methods", ())} | set(TIMING["methods"])
              | set(WG_TIMING["methods"]))
     if LOGREG["empirical_fisher_datasets"]:
         names.add("rla_ef")

@@ -9,11 +9,13 @@ __all__ = ["FLOOR_METHOD", "METHOD_LABELS", "method_label"]
 FLOOR_METHOD = "floor"
 
 #: Registry name -> label as the papers print it (Yu et al. 2024; Bergamin et al. 2023;
-#: Hartmann et al. 2026); ``floor`` is the Monte Carlo floor of a reference against itself.
+#: Hartmann et al. 2026; Yu et al. 2023's SGRLD metrics, :mod:`geobayes.sgmcmc`); ``floor`` is the
+#: Monte Carlo floor of a reference against itself.
 METHOD_LABELS = {
     "map": "MAP", "ela": "ELA", "rla_b": "RLA-B", "rla_blog": "RLA-BLog", "rla_f": "RLA-F", "rla_ef": "RLA-EF", "wg": "WG",
     "lin_ela": "lin-LA", "lin_rla_b": "lin-riem-LA", "rla_b_batched": "riem-LA (batch)",
     "lin_rla_b_batched": "lin-riem-LA (batch)", "nuts": "NUTS", "floor": "MC floor",
+    "identity": "Identity", "rmsprop": "RMSprop", "wenzel": "Wenzel", "monge": "Monge", "shampoo": "Shampoo",
 }
 
 

@@ -39,7 +39,7 @@ KEY_COLUMNS = ("experiment", "posterior", "anchor", "method", "repetition")
 #: every other metric is reproduced exactly (tests compare runs without these).
 WALL_CLOCK_METRICS = frozenset({"seconds_per_sample", "median_seconds_per_sample", "batched_seconds_per_sample",
                                 "sequential_over_batched", "seconds_per_draw", "compile_seconds", "fit_seconds",
-                                "wg_time_ratio"})
+                                "wg_time_ratio", "seconds_per_step", "compile_s"})
 
 #: Columns of a tidy results table, in order.
 TIDY_COLUMNS = (*KEY_COLUMNS, "metric", "value", "n_samples", "n_failed")
@@ -95,6 +95,10 @@ STAGE_METRICS: Mapping[str, Mapping[str, str]] = {
     # workflow/scripts/evaluate_pushforward.py (Hartmann et al. 2026, Fig. 5): a run's push-forward W2 to NUTS
     "pushforward_evaluation": {name: name for name in ("w2_mean_over_grid", "w2_rms_over_grid", "samples_used",
                                                        "nuts_draws")},
+    # workflow/scripts/yu2023_funnel_chain.py (Yu et al. 2023, Sec. 4.2): one SGRLD chain on the funnel, W1 of
+    # each marginal to exact draws and the floor (two exact sets), its cost and Monge's fallback steps
+    "yu2023_funnel_chain": {name: name for name in ("w1_theta1", "w1_theta2", "floor_w1_theta1", "floor_w1_theta2",
+                                                    "fallback_fraction", "seconds_per_step", "compile_s")},
     "map_optima": {name: name for name in ("log_posterior", "converged", "grad_norm", "num_steps",
                                            "nearest_param_distance", "nearest_map_f_rms_distance")},
 }
