@@ -42,6 +42,7 @@ include: "workflow/rules/bnn_classifier.smk"
 include: "workflow/rules/bnn_hartmann_maps.smk"
 include: "workflow/rules/classifiers.smk"
 include: "workflow/rules/yu2023_funnel.smk"
+include: "workflow/rules/yu2023_mnist.smk"
 
 
 rule all:
@@ -55,3 +56,4 @@ rule all:
         bnn_hartmann_maps_targets(),
         classifier_targets(),
         yu2023_funnel_targets(),
+        yu2023_mnist_targets(),

@@ -66,3 +66,13 @@ def test_ratio_without_both_sides_is_an_error():
     with pytest.raises(ValueError, match="no cells with both method 'a' and 'b'"):
         table_cells(spec(ratios=[{"key": "method", "numerator": "a", "denominator": "b", "name": "a/b"}]),
                     frame[frame["method"] == "a"])
+
+
+def test_optional_ratio_without_both_sides_is_left_out():
+    """A ratio marked optional (a method a small config does not run) adds no cells instead of failing."""
+    frame = tidy()
+    ratio = {"key": "method", "numerator": "a", "denominator": "b", "name": "a/b", "optional": True}
+    cells = table_cells(spec(ratios=[ratio]), frame[frame["method"] == "a"])
+    assert "a/b" not in set(cells["method"]) and set(cells["method"]) == {"a"}
+    with pytest.raises(ValueError, match="optional: expected true or false"):
+        spec(ratios=[{**ratio, "optional": "yes"}])

@@ -21,6 +21,8 @@ with logged_to(smk.log[0]) as log:
     settings, sampler, repetition = smk.params.experiment, smk.wildcards.sampler, int(smk.wildcards.repetition)
     target = lookup("softplus_funnel").from_options("yu2023_funnel", settings["target"])
     options = dict(settings["samplers"][sampler])
+    if "learning_rate" not in options:
+        raise SystemExit(f"experiments.yu2023_funnel.samplers.{sampler}: learning_rate is required (the step size eta)")
     learning_rate = float(options.pop("learning_rate"))
     preconditioner = build_preconditioner(sampler, options, f"experiments.yu2023_funnel.samplers.{sampler}")
     steps = int(settings["steps"])

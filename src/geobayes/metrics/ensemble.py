@@ -28,7 +28,7 @@ from scipy.special import logsumexp
 from geobayes.metrics.probability_inputs import checked_labels, checked_probabilities
 
 __all__ = ["ECE_BINS", "EnsembleMetrics", "RunningEnsemble", "cumulative_curves", "ensemble_metrics",
-           "expected_calibration_error", "init_running", "split_by_epoch", "update_running"]
+           "expected_calibration_error", "init_running", "running_metrics", "split_by_epoch", "update_running"]
 
 #: Bins of uncertainty-metrics' ``ece`` default, used by the code (notes Sec. 3.2).
 ECE_BINS = 30
@@ -138,6 +138,12 @@ def update_running(state: RunningEnsemble, log_probs: Any) -> RunningEnsemble:
         return state
     stacked = np.concatenate([state.log_sum[None], lp], axis=0)
     return RunningEnsemble(logsumexp(stacked, axis=0), state.n_samples + lp.shape[0])
+
+
+def running_metrics(state: RunningEnsemble, y: Any, n_bins: int = ECE_BINS) -> EnsembleMetrics:
+    """The metrics of the ensemble accumulated in ``state`` (all-NaN before its first sample)."""
+    n, n_classes = state.log_sum.shape
+    return _metrics_of(state, checked_labels(y, n, n_classes, "ensemble"), _checked_bins(n_bins))
 
 
 def _metrics_of(state: RunningEnsemble, labels: np.ndarray, n_bins: int) -> EnsembleMetrics:

@@ -168,17 +168,23 @@ class RatioSpec:
     """A derived value ``name`` of the key ``key``: per metric and per combination of the other
     keys, our central value at ``numerator`` divided by that at ``denominator`` (e.g. RLA-B's
     seconds per sample over RLA-F's). Its cells print with the metric's digits, unscaled, never
-    bold and without a paper value; list ``name`` in the key's order and labels to place it."""
+    bold and without a paper value; list ``name`` in the key's order and labels to place it. A
+    ratio is an error where no cell has both sides, unless ``optional`` (a sampler or method that a
+    small configuration does not run: the ratio is then left out)."""
 
     key: str
     numerator: str
     denominator: str
     name: str
+    optional: bool = False
 
     @classmethod
     def from_mapping(cls, where: str, mapping: Any) -> RatioSpec:
-        _check_keys(where, mapping, ["key", "numerator", "denominator", "name"], [])
-        return cls(**{k: str(mapping[k]) for k in ("key", "numerator", "denominator", "name")})
+        _check_keys(where, mapping, ["key", "numerator", "denominator", "name"], ["optional"])
+        optional = mapping.get("optional", False)
+        if not isinstance(optional, bool):
+            raise ValueError(f"{where}.optional: expected true or false, got {optional!r}")
+        return cls(**{k: str(mapping[k]) for k in ("key", "numerator", "denominator", "name")}, optional=optional)
 
 
 @dataclasses.dataclass(frozen=True)

@@ -143,6 +143,8 @@ def _ratio_cells(cells: pd.DataFrame, spec: TableSpec, ratio) -> pd.DataFrame:
     parts = [cells[cells[ratio.key] == value].set_index(others)[["mean", "n_runs"]]
              for value in (ratio.numerator, ratio.denominator)]
     joined = parts[0].join(parts[1], rsuffix="_denominator", how="inner")
+    if joined.empty and ratio.optional:
+        return cells.iloc[:0]
     if joined.empty:
         raise ValueError(f"tables.{spec.name}.ratios: no cells with both {ratio.key} {ratio.numerator!r} and "
                          f"{ratio.denominator!r}")

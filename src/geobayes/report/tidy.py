@@ -39,7 +39,7 @@ KEY_COLUMNS = ("experiment", "posterior", "anchor", "method", "repetition")
 #: every other metric is reproduced exactly (tests compare runs without these).
 WALL_CLOCK_METRICS = frozenset({"seconds_per_sample", "median_seconds_per_sample", "batched_seconds_per_sample",
                                 "sequential_over_batched", "seconds_per_draw", "compile_seconds", "fit_seconds",
-                                "wg_time_ratio", "seconds_per_step", "compile_s"})
+                                "wg_time_ratio", "seconds_per_step", "compile_s", "seconds_per_epoch"})
 
 #: Columns of a tidy results table, in order.
 TIDY_COLUMNS = (*KEY_COLUMNS, "metric", "value", "n_samples", "n_failed")
@@ -99,6 +99,13 @@ STAGE_METRICS: Mapping[str, Mapping[str, str]] = {
     # each marginal to exact draws and the floor (two exact sets), its cost and Monge's fallback steps
     "yu2023_funnel_chain": {name: name for name in ("w1_theta1", "w1_theta2", "floor_w1_theta1", "floor_w1_theta2",
                                                     "fallback_fraction", "seconds_per_step", "compile_s")},
+    # workflow/scripts/yu2023_mnist_chain.py (Yu et al. 2023, Sec. 4.3): one chain at one grid point (anchor) and
+    # seed, its final-epoch test metrics of the sample ensemble, validation LP, curvature and cost
+    "yu2023_mnist_chain": {name: name for name in ("lp", "accuracy", "ece", "confidence", "valid_lp", "curvature",
+                                                   "seconds_per_epoch")},
+    # workflow/scripts/yu2023_mnist_select.py: the selected grid point's per-seed metrics (anchor "selected")
+    "yu2023_mnist_selected": {name: name for name in ("lp", "accuracy", "ece", "confidence", "curvature",
+                                                      "seconds_per_epoch", "learning_rate", "alpha2")},
     "map_optima": {name: name for name in ("log_posterior", "converged", "grad_norm", "num_steps",
                                            "nearest_param_distance", "nearest_map_f_rms_distance")},
 }
