@@ -4,21 +4,7 @@
 # workflow/resources/tables.yaml); Fig. 1 (Monge geodesics) and Fig. 2 (the chains' draws).
 # Config: experiments.yu2023_funnel.
 
-YU2023_FUNNEL = EXPERIMENTS["yu2023_funnel"]
-
-
-def yu2023_funnel_records():
-    """Every chain record: sampler x repetition."""
-    return expand("results/yu2023_funnel/chain/{sampler}/rep{repetition}.json",
-                  sampler=list(YU2023_FUNNEL["samplers"]), repetition=range(YU2023_FUNNEL["repetitions"]))
-
-
-SUMMARY_RECORDS["yu2023_funnel"] = yu2023_funnel_records
-
-
-def yu2023_funnel_targets():
-    """Its table and Figs. 1 and 2 (rule all)."""
-    return ["tables/yu2023_funnel.tex", "figures/yu2023_funnel_geodesics.pdf", "figures/yu2023_funnel_samples.pdf"]
+include: "yu2023_funnel_common.smk"
 
 
 rule yu2023_funnel_chain:
