@@ -90,6 +90,32 @@ rule yu2023_mnist_select:
         "../scripts/yu2023_mnist_select.py"
 
 
+# Tables 6: equal wall time (App. A.6), every sampler re-selected at the fastest one's whole-run time.
+rule yu2023_mnist_equal_time:
+    input:
+        records=lambda wildcards: yu2023_mnist_posterior_chains(wildcards.posterior, "json"),
+        curves=lambda wildcards: yu2023_mnist_posterior_chains(wildcards.posterior, "npz"),
+    output:
+        "results/yu2023_mnist/equal_time/{posterior}.json",
+    params:
+        epochs=YU2023_MNIST["schedule"]["epochs"],
+        code=code_digest("sgmcmc.equal_time"),
+    log:
+        "logs/yu2023_mnist/equal_time/{posterior}.log",
+    benchmark:
+        "logs/benchmarks/yu2023_mnist/equal_time/{posterior}.tsv"
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    threads: 1
+    wildcard_constraints:
+        posterior=r"n\d+_[a-z]+-mlp",
+    conda:
+        ENV
+    script:
+        "../scripts/yu2023_mnist_equal_time.py"
+
+
 rule figure_yu2023_mnist_convergence:
     input:
         curves=lambda wildcards: [f"results/figure_data/yu2023_mnist/{wildcards.posterior}/{sampler}.npz"

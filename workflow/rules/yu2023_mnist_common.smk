@@ -36,7 +36,13 @@ def yu2023_mnist_records():
         for sampler in samplers:
             files += yu2023_mnist_chain_files(posterior, sampler, "json")
             files.append(f"results/yu2023_mnist/selected/{posterior}/{sampler}.json")
+        files.append(f"results/yu2023_mnist/equal_time/{posterior}.json")
     return files
+
+
+def yu2023_mnist_posterior_chains(posterior, suffix):
+    """Every chain output of one (width, prior): sampler x grid point x seed."""
+    return [f for sampler in YU2023_MNIST_POINTS[posterior] for f in yu2023_mnist_chain_files(posterior, sampler, suffix)]
 
 
 SUMMARY_RECORDS["yu2023_mnist"] = yu2023_mnist_records
@@ -44,7 +50,7 @@ SUMMARY_RECORDS["yu2023_mnist"] = yu2023_mnist_records
 
 def yu2023_mnist_targets():
     """Its tables and a Fig. 3 per (width, prior) (rule all)."""
-    tables = ["yu2023_table1", "yu2023_table2", "yu2023_table4", "yu2023_table8"]
+    tables = ["yu2023_table1", "yu2023_table2", "yu2023_table4", "yu2023_table6", "yu2023_table8"]
     if "n400_horseshoe-mlp" in YU2023_MNIST_POINTS:  # Table 10 is MNIST-400 with the horseshoe only
         tables.append("yu2023_table10")
     return ([f"tables/{name}.tex" for name in tables] + ["reports/yu2023_reproduction.md"]

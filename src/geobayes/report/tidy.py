@@ -106,6 +106,10 @@ STAGE_METRICS: Mapping[str, Mapping[str, str]] = {
     # workflow/scripts/yu2023_mnist_select.py: the selected grid point's per-seed metrics (anchor "selected")
     "yu2023_mnist_selected": {name: name for name in ("lp", "accuracy", "ece", "confidence", "curvature",
                                                       "seconds_per_epoch", "learning_rate", "alpha2")},
+    # workflow/scripts/yu2023_mnist_equal_time.py (App. A.6, Table 6): per sampler (per_method) the test metrics at
+    # the fastest sampler's whole-run wall time, its point re-selected there (one value per seed)
+    "yu2023_mnist_equal_time": {"lp_equal_time": "lp_equal_time", "accuracy_equal_time": "accuracy_equal_time",
+                                "epochs_in_budget": "epochs_in_budget"},
     "map_optima": {name: name for name in ("log_posterior", "converged", "grad_norm", "num_steps",
                                            "nearest_param_distance", "nearest_map_f_rms_distance")},
 }
