@@ -27,8 +27,8 @@ class DiffeomorphicGaussian(Target):
     pullback of the constant metric ``S^{-1}`` by ``psi``, so its geodesics are the images of
     straight lines in ``psi`` and RLA-F from the Hausdorff MAP ``phi(0)`` is exact.
 
-    Subclasses implement :attr:`dim`, :attr:`gaussian_variances`,
-    :meth:`to_gaussian` and :meth:`from_gaussian`, and may override
+    Subclasses implement :attr:`dim`, :meth:`to_gaussian` and :meth:`from_gaussian`, and may
+    override :attr:`gaussian_variances` (default ``S = I``),
     :meth:`to_gaussian_jacobian` and :meth:`log_abs_det_jacobian` with closed forms (both
     default to autodiff).
 
@@ -42,8 +42,9 @@ class DiffeomorphicGaussian(Target):
 
     @property
     def gaussian_variances(self) -> jax.Array:
-        """Diagonal ``S`` of the Gaussian covariance of ``psi``, shape (D,)."""
-        raise NotImplementedError
+        """Diagonal ``S`` of the Gaussian covariance of ``psi``, shape (D,); ``S = I`` (a standard
+        normal ``psi``) unless a subclass says otherwise."""
+        return jnp.ones(self.dim, dtype=jnp.float64)
 
     def to_gaussian(self, theta: jax.Array) -> jax.Array:
         """``psi(theta) = phi^{-1}(theta)``, shape (D,)."""

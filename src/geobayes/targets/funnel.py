@@ -40,11 +40,6 @@ class Funnel(DiffeomorphicGaussian):
         """D = 2."""
         return 2
 
-    @property
-    def gaussian_variances(self) -> jax.Array:
-        """``S = (1, 1)``."""
-        return jnp.ones(2, dtype=jnp.float64)
-
     def to_gaussian(self, theta: jax.Array) -> jax.Array:
         """``psi = (theta1 exp(-theta2 / 2), theta2 / sigma)``."""
         return jnp.stack([theta[0] * jnp.exp(-0.5 * theta[1]), theta[1] / self.sigma])

@@ -37,11 +37,6 @@ class IsotropicGaussian(DiffeomorphicGaussian):
         """Number of parameters D."""
         return self.dimension
 
-    @property
-    def gaussian_variances(self) -> jax.Array:
-        """``S = (1, ..., 1)``."""
-        return jnp.ones(self.dimension, dtype=jnp.float64)
-
     def to_gaussian(self, theta: jax.Array) -> jax.Array:
         """Identity."""
         return theta

@@ -52,11 +52,6 @@ class SoftplusFunnel(DiffeomorphicGaussian):
         """D."""
         return self.dimension
 
-    @property
-    def gaussian_variances(self) -> jax.Array:
-        """``S = I``."""
-        return jnp.ones(self.dimension, dtype=jnp.float64)
-
     def to_gaussian(self, theta: jax.Array) -> jax.Array:
         """``psi = ((theta_{1..D-1} - mu) / sqrt(sp(theta_D)), theta_D / sigma)``."""
         scale = jnp.sqrt(jax.nn.softplus(theta[-1]))
