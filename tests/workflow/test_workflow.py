@@ -678,3 +678,35 @@ def test_run_killed_mid_job_resumes_to_the_same_tables(tiny_run, tmp_path):
             for name in ours.files:
                 np.testing.assert_array_equal(ours[name], uninterrupted[name], err_msg=f"{path}:{name}")
     print(f"killed after {killed_at:.0f} s with {sorted(running)} running; total {time.monotonic() - start:.0f} s")
+
+
+def test_tiny_run_yu2023_sgmcmc(tiny_run):
+    """Yu et al. (2023) at tiny scale: every funnel sampler's chains have a finite W1 per marginal above the
+    i.i.d. floor and their figures exist; every MNIST sampler of the grid has a selected point with its
+    per-seed test metrics, the learning rate it ran at, an equal-time row, Fig. 3 and the report."""
+    experiments = TINY_CONFIG["experiments"]
+    for name in ("tables/yu2023_funnel.csv", "figures/yu2023_funnel_geodesics.pdf", "figures/yu2023_funnel_samples.pdf",
+                 "tables/yu2023_table1.csv", "tables/yu2023_table2.tex", "tables/yu2023_table4.md",
+                 "tables/yu2023_table6.csv", "tables/yu2023_table8.csv", "reports/yu2023_reproduction.md",
+                 "figures/yu2023_convergence_n20_horseshoe-mlp.pdf"):
+        assert (tiny_run / name).stat().st_size > 0, name
+    funnel = wide(load_tidy(tiny_run / "results/summary/yu2023_funnel.csv"))
+    assert set(funnel["method"]) == set(experiments["yu2023_funnel"]["samplers"])
+    assert (funnel["n_failed"] == 0).all() and (funnel["n_samples"] == experiments["yu2023_funnel"]["steps"]).all()
+    for k in (1, 2):
+        assert (np.isfinite(funnel[f"w1_theta{k}"]) & (funnel[f"w1_theta{k}"] > funnel[f"floor_w1_theta{k}"])).all()
+    mnist = load_tidy(tiny_run / "results/summary/yu2023_mnist.csv")
+    selected = wide(mnist[mnist["anchor"] == "selected"])
+    grid = {entry["sampler"]: entry for entry in experiments["yu2023_mnist"]["grid"]}
+    assert set(selected["method"]) == set(grid)
+    scores = selected.dropna(subset=["lp"])
+    assert ((scores["lp"] < 0) & (scores["accuracy"] > 0.5) & (scores["ece"] >= 0)).all()
+    assert (scores["curvature"] > 0).all() and (scores["seconds_per_epoch"] > 0).all()
+    table = pd.read_csv(tiny_run / "tables/yu2023_table4.csv").set_index(["method", "metric"])
+    for sampler, entry in grid.items():
+        assert table.loc[(sampler, "learning_rate"), "mean"] == entry["learning_rate"][0]
+    record = load_json(tiny_run / "results/yu2023_mnist/equal_time/n20_horseshoe-mlp.json")
+    assert {part["method"] for part in record["per_method"]} == set(grid)
+    fastest = next(part for part in record["per_method"] if part["method"] == record["fastest"])
+    assert fastest["epochs_in_budget"] == pytest.approx(experiments["yu2023_mnist"]["schedule"]["epochs"])
+    assert "Yu et al. (2023)" in (tiny_run / "reports/yu2023_reproduction.md").read_text()
