@@ -184,7 +184,8 @@ def _check_images(images: np.ndarray, labels: np.ndarray, name: str, labels_name
     if images.ndim != 4 or images.shape[1:] != IMAGE_SHAPE:
         raise ValueError(f"{name} must be NCHW images (N, 3, 32, 32), got {images.dtype} {images.shape}")
     if labels.shape != images.shape[:1] or not np.issubdtype(labels.dtype, np.integer):
-        raise ValueError(f"{labels_name} must be ({images.shape[0]},) integer labels, got {labels.dtype} {labels.shape}")
+        raise ValueError(f"{labels_name} must be ({images.shape[0]},) integer labels, "
+                         f"got {labels.dtype} {labels.shape}")
     bad = np.flatnonzero((labels < 0) | (labels >= N_CLASSES))
     if bad.size:
         raise ValueError(f"{labels_name} must lie in [0, {N_CLASSES}); {labels_name}[{bad[0]}] = {int(labels[bad[0]])}")

@@ -39,8 +39,10 @@ __all__ = [
 #: user with internet downloads them from the pinned URL, a run reading only a mirror without them
 #: marks their artefacts unavailable offline. EMNIST ``digits`` test files (Bergamin et al. 2023,
 #: Tables 9-10): NIST's bytes as Git LFS objects of ``aurelienduarte/emnist`` at commit 845f29ee (size
-#: and sha256 from the LFS pointers; the same sha256 in Connor Olding's "mnists" loader).
-PINNED_UNMIRRORED = ("emnist",)
+#: and sha256 from the LFS pointers; the same sha256 in Connor Olding's "mnists" loader). CIFAR-10
+#: (Yu et al. 2023, Sec. 4.4): the official python archive from the authors' site, its size and the
+#: sha256 Keras pins for it.
+PINNED_UNMIRRORED = ("emnist", "cifar10")
 
 #: Columns of the packaged ``registry.tsv``, in order.
 REGISTRY_COLUMNS = ("dataset", "file", "bytes", "sha256", "url")
@@ -78,7 +80,7 @@ class UnavailableData:
     Attributes
     ----------
     dataset : str
-        Name, the first component of its files' paths (e.g. ``"cifar10"``).
+        Name, the first component of its files' paths (e.g. ``"splice"``).
     what : str
         What is missing, for the message.
     origin : str
@@ -112,7 +114,6 @@ UNAVAILABLE: tuple[UnavailableData, ...] = (
         "covertype", "covertype.mat (UCI Covertype as used by Liu & Zhu 2018)",
         "https://archive.ics.uci.edu/dataset/31/covertype",
     ),
-    UnavailableData("cifar10", "CIFAR-10", "https://www.cs.toronto.edu/~kriz/cifar.html"),
     UnavailableData(
         "microarray", "the 90-row Microarray GLM data set of Hartmann et al. (2026, Table 1)",
         "none identified, the paper gives none", files=("logreg/microarray.npy",),
@@ -126,8 +127,8 @@ def unavailable_of(name: str) -> UnavailableData | None:
     Parameters
     ----------
     name : str
-        A file path relative to the data directory (``"cifar10/data_batch_1"``) or a data
-        set name (``"cifar10"``).
+        A file path relative to the data directory (``"splice/benchmarks.mat"``) or a data
+        set name (``"splice"``).
 
     Returns
     -------

@@ -132,10 +132,6 @@ def num_parameters(depth: int = 20, num_classes: int = 10) -> int:
     return sum(math.prod(shape) for shape in parameter_shapes(depth, num_classes))
 
 
-def _num_bn_layers(depth: int) -> int:
-    return sum(kind == "bn_scale" for kind in parameter_kinds(depth))
-
-
 def _depth_of(n_tensors: int) -> int:
     if (n_tensors - 11) % 18 or n_tensors < 29:
         raise ValueError(f"params must hold 18 n + 11 tensors (65 for ResNet-20), got {n_tensors}")
@@ -192,17 +188,21 @@ def init_parameters(key: jax.Array, depth: int = 20, num_classes: int = 10) -> l
     * dense bias: ``U(-1/sqrt(n_out), 1/sqrt(n_out))`` (``n_out = num_classes``; notes Sec. 3.1);
     * BN scale 1, BN bias 0 (torch's defaults; ``he_initialize`` only touches ``*_prior.p``).
 
-    The key of tensor ``t`` (0-based, list order) is ``jax.random.fold_in(key, t)``.
+    Randomness: one standard-normal draw ``jax.random.normal(fold_in(key, 0), (m,))`` over all
+    ``m`` weight numbers, cut in list order and reshaped (row-major) per weight tensor, and the
+    dense bias from ``fold_in(key, 1)`` (two random calls: cheap to compile).
     """
+    layout = _layout(_check_depth(depth), _check_classes(num_classes))
+    weight_sizes = [math.prod(shape) for _, kind, shape in layout if kind in ("conv", "dense_weight")]
+    normals = jax.random.normal(jax.random.fold_in(key, 0), (sum(weight_sizes),), jnp.float64)
+    pieces = iter(jnp.split(normals, np.cumsum(weight_sizes)[:-1]))
     params = []
-    for t, (_, kind, shape) in enumerate(_layout(depth, num_classes)):
-        k = jax.random.fold_in(key, t)
+    for _, kind, shape in layout:
         if kind in ("conv", "dense_weight"):
-            fan_in = math.prod(shape[1:])
-            params.append(math.sqrt(2.0 / fan_in) * jax.random.normal(k, shape, jnp.float64))
+            params.append(math.sqrt(2.0 / math.prod(shape[1:])) * next(pieces).reshape(shape))
         elif kind == "dense_bias":
             bound = 1.0 / math.sqrt(shape[0])
-            params.append(jax.random.uniform(k, shape, jnp.float64, -bound, bound))
+            params.append(jax.random.uniform(jax.random.fold_in(key, 1), shape, jnp.float64, -bound, bound))
         else:
             params.append(jnp.full(shape, 1.0 if kind == "bn_scale" else 0.0, jnp.float64))
     return params

@@ -149,11 +149,13 @@ class ResNetCorrelatedNormalPrior(eqx.Module):
         return list(position)
 
     def _conv_log_density(self, weight: jax.Array, scale: float) -> jax.Array:
+        """``sum_{o,i} log MVN(W[o, i].ravel() | 0, scale^2 K)`` via the Cholesky factor ``L`` of ``K``."""
         k = weight.shape[-1]
         cholesky = np.linalg.cholesky(kernel_correlation(k, self.lengthscale))
+        inverse = scipy.linalg.solve_triangular(cholesky, np.eye(k * k), lower=True)  # L^{-1}
         flat = weight.reshape(-1, k * k) / scale  # one row per (out, in) pair
-        # white = L^{-1} w: solve against the rows; log det(sigma^2 K)/2 = k^2 log sigma + sum log diag L
-        white = jnp.asarray(scipy.linalg.solve_triangular(cholesky, np.eye(k * k), lower=True)) @ flat.T
+        white = flat @ jnp.asarray(inverse.T)  # rows L^{-1} w / scale
+        # log det(scale^2 K) / 2 = k^2 log scale + sum log diag L
         log_norm = k * k * (math.log(scale) + _HALF_LOG_2PI) + float(np.sum(np.log(np.diag(cholesky))))
         return -0.5 * jnp.sum(jnp.square(white)) - flat.shape[0] * log_norm
 
