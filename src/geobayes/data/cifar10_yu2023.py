@@ -45,6 +45,7 @@ from pathlib import Path
 
 import numpy as np
 
+from geobayes.data import seeded_split
 from geobayes.data.classification_split import SPLIT_ARRAYS
 from geobayes.data.prepared import check_finite, register_dataset
 
@@ -71,26 +72,14 @@ CIFAR10_YU2023 = register_dataset(
 
 
 def validation_indices(n: int = N_OFFICIAL_TRAIN, n_valid: int = N_VALID, seed: int = VALID_SEED) -> np.ndarray:
-    """``np.random.seed(seed); np.random.choice(n, n_valid, replace=False)``, bit for bit (int64).
-
-    Raises
-    ------
-    ValueError
-        If ``n_valid`` is not in ``[0, n]``.
-    """
-    if not 0 <= int(n_valid) <= int(n):
-        raise ValueError(f"n_valid must be in [0, n={n}], got {n_valid}")
-    return np.random.RandomState(int(seed)).choice(int(n), int(n_valid), replace=False).astype(np.int64)
+    """The code's held-out CIFAR-10 training indices (:func:`geobayes.data.seeded_split.validation_indices`)."""
+    return seeded_split.validation_indices(n, n_valid, seed)
 
 
 def split_indices(n: int = N_OFFICIAL_TRAIN, n_valid: int = N_VALID,
                   seed: int = VALID_SEED) -> tuple[np.ndarray, np.ndarray]:
-    """``(train, valid)`` indices into the official training set: ``valid`` in draw order, ``train``
-    the other ``n - n_valid`` indices, increasing."""
-    valid = validation_indices(n, n_valid, seed)
-    keep = np.ones(int(n), dtype=bool)
-    keep[valid] = False
-    return np.flatnonzero(keep).astype(np.int64), valid
+    """``(train, valid)`` indices into the official CIFAR-10 training set (:func:`geobayes.data.seeded_split.split_indices`)."""
+    return seeded_split.split_indices(n, n_valid, seed)
 
 
 def _load_batch(archive: tarfile.TarFile, path: str, member: str) -> tuple[np.ndarray, np.ndarray]:

@@ -35,6 +35,7 @@ from pathlib import Path
 
 import numpy as np
 
+from geobayes.data import seeded_split
 from geobayes.data.classification_split import SPLIT_ARRAYS, ClassificationSplit, check_split
 from geobayes.data.mnist_family import IMAGE_PIXELS, read_idx
 from geobayes.data.prepared import register_dataset
@@ -61,29 +62,14 @@ MNIST_YU2023 = register_dataset(
 
 
 def validation_indices(n: int = N_OFFICIAL_TRAIN, n_valid: int = N_VALID, seed: int = VALID_SEED) -> np.ndarray:
-    """``np.random.seed(seed); np.random.choice(n, n_valid, replace=False)``, bit for bit (int64).
-
-    Raises
-    ------
-    ValueError
-        If ``n_valid`` is not in ``[0, n]``.
-    """
-    if not 0 <= int(n_valid) <= int(n):
-        raise ValueError(f"n_valid must be in [0, n={n}], got {n_valid}")
-    return np.random.RandomState(int(seed)).choice(int(n), int(n_valid), replace=False).astype(np.int64)
+    """The code's held-out MNIST training indices (:func:`geobayes.data.seeded_split.validation_indices`)."""
+    return seeded_split.validation_indices(n, n_valid, seed)
 
 
 def split_indices(n: int = N_OFFICIAL_TRAIN, n_valid: int = N_VALID,
                   seed: int = VALID_SEED) -> tuple[np.ndarray, np.ndarray]:
-    """``(train, valid)`` indices into the official training set.
-
-    ``valid`` is :func:`validation_indices` (in draw order); ``train`` the remaining
-    ``n - n_valid`` indices, increasing.
-    """
-    valid = validation_indices(n, n_valid, seed)
-    keep = np.ones(int(n), dtype=bool)
-    keep[valid] = False
-    return np.flatnonzero(keep).astype(np.int64), valid
+    """``(train, valid)`` indices into the official MNIST training set (:func:`geobayes.data.seeded_split.split_indices`)."""
+    return seeded_split.split_indices(n, n_valid, seed)
 
 
 def _pixels(images: np.ndarray, name: str) -> np.ndarray:
