@@ -189,7 +189,7 @@ def test_paper_scale_dag_has_every_job():
     # (width, prior) x sampler, a Fig. 3 per (width, prior)
     funnel, mnist = config["experiments"]["yu2023_funnel"], config["experiments"]["yu2023_mnist"]
     assert counts["yu2023_funnel_chain"] == len(funnel["samplers"]) * funnel["repetitions"] == 12
-    points = sum(len(g["learning_rate"]) * len(g.get("alpha2", [None])) for g in mnist["grid"])
+    points = sum(len(g["learning_rate"]) * len(g["alpha2"] or [None]) for g in mnist["grid"])
     assert counts["yu2023_mnist_chain"] == points * mnist["seeds"] == 3160
     assert counts["yu2023_mnist_select"] == len(mnist["grid"]) == 30
     assert counts["figure_yu2023_mnist_convergence"] == len(mnist["widths"]) * len(mnist["priors"]) == 6

@@ -13,7 +13,7 @@ def yu2023_mnist_points():
             continue
         posterior = f"n{entry['width']}_{entry['prior']}-mlp"
         for learning_rate in entry["learning_rate"]:
-            for alpha2 in entry.get("alpha2", [None]):
+            for alpha2 in entry["alpha2"] or [None]:
                 label = grid_point_label(learning_rate, alpha2)
                 points.setdefault(posterior, {}).setdefault(entry["sampler"], {})[label] = {
                     "width": entry["width"], "prior": entry["prior"], "learning_rate": learning_rate, "alpha2": alpha2}
