@@ -22,6 +22,8 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from geobayes.networks.label_log_likelihoods import label_log_likelihoods
+
 __all__ = [
     "check_parameters",
     "check_widths",
@@ -180,12 +182,4 @@ def log_likelihoods(params: Sequence[jax.Array], x: jax.Array, y: jax.Array) -> 
         ``[0, C)``.
     """
     lp = log_softmax(params, x)
-    y = jnp.asarray(y)
-    n, n_classes = lp.shape
-    if y.shape != (n,) or not jnp.issubdtype(y.dtype, jnp.integer):
-        raise ValueError(f"y must be ({n},) integer labels, got {y.dtype} {y.shape}")
-    if not isinstance(y, jax.core.Tracer):
-        bad = np.flatnonzero((np.asarray(y) < 0) | (np.asarray(y) >= n_classes))
-        if bad.size:
-            raise ValueError(f"y must lie in [0, {n_classes}); y[{bad[0]}] = {int(y[bad[0]])}")
-    return jnp.take_along_axis(lp, y[:, None], axis=1)[:, 0]
+    return label_log_likelihoods(lp, y)
