@@ -37,7 +37,7 @@ def test_missing_tampered_and_unavailable_data_each_end_in_one_line(tmp_path):
     tampered.write_bytes(bytes(data))
     targets = ["data/raw/logreg/ripley.npy",  # not in data/raw: mirror broken, URL unreachable here
                "data/prepared/logreg/pima_standardised.npz",  # reads the tampered file
-               "data/raw/splice/benchmarks.mat",  # a data set no pinned source provides
+               "data/raw/splice/benchmarks.mat",  # pinned by its git blob id only, not in the mirror
                "data/raw/logreg/microarray.npy"]  # where the GLM experiment would look for Microarray
     env = dict(os.environ, GEOBAYES_DATA_MIRROR="/nonexistent", PYTHONPATH=str(work / "src"))
     result = subprocess.run([SNAKEMAKE, *targets, "--cores", "1", "--keep-going", "--configfile", "config/tiny.yaml"],
@@ -54,7 +54,9 @@ def test_missing_tampered_and_unavailable_data_each_end_in_one_line(tmp_path):
     assert by_hand in missing
     wrong = next(line for line in errors if "logreg/pima.npy" in line)
     assert f"expected sha256 {pima.sha256}" in wrong and "delete data/raw/logreg/pima.npy and rerun" in wrong
-    assert any(line.startswith("error: splice/benchmarks.mat: not available: Splice") for line in errors)
+    splice = next(line for line in errors if "splice/benchmarks.mat" in line)
+    assert splice.startswith("error: cannot obtain data file splice/benchmarks.mat")
+    assert splice.endswith(f"yourself (git blob {get_file('splice/benchmarks.mat').git_blob})")
     assert any(line.startswith("error: logreg/microarray.npy: not available: the 90-row Microarray") for line in errors)
     # The rule logs hold the same line, no traceback; nothing half-written is left.
     logs = [work / "logs/download/logreg/ripley.npy.log", work / "logs/prepare/logreg/pima_standardised.log"]

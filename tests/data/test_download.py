@@ -16,6 +16,7 @@ from geobayes.data import (
     DataNotFoundError,
     DataSourceError,
     fetch,
+    git_blob_id,
     obtain,
     resolve_mirror,
 )
@@ -118,7 +119,45 @@ def _assert_nothing_left(dest_dir: Path) -> None:
     assert leftovers == [], f"files left behind: {leftovers}"
 
 
+def _blob_entry(httpd: _Server, path: str, blob: str = "") -> DataFile:
+    """An entry pinned as Liu & Zhu's files are: a git blob id, no size, no sha256."""
+    host, port = httpd.server_address[:2]
+    return DataFile("toy", "toy/payload.bin", None, None, f"http://{host}:{port}/{path}",
+                    git_blob=blob or git_blob_id(CONTENT))
+
+
 # --------------------------------------------------------------------------- HTTP
+
+
+def test_git_blob_id_is_the_one_git_computes():
+    # `printf 'hello\n' | git hash-object --stdin`; the empty blob's id is git's well-known constant
+    assert git_blob_id(b"hello\n") == "ce013625030ba8dba906f756967f9e9ca394464a"
+    assert git_blob_id(b"") == "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391"
+
+
+def test_http_file_pinned_by_its_git_blob_id_is_fetched_and_verified(server, dest_dir):
+    dest = dest_dir / "payload.bin"
+    assert fetch(_blob_entry(server, "ok/good.bin"), dest, timeout=5) == dest
+    assert dest.read_bytes() == CONTENT
+    assert fetch(_blob_entry(server, "ok/missing.bin"), dest, timeout=5) == dest  # present and right: not refetched
+
+
+def test_http_file_whose_git_blob_id_differs_is_rejected_with_both_ids(server, dest_dir):
+    with pytest.raises(ChecksumMismatchError) as info:
+        fetch(_blob_entry(server, "ok/corrupt.bin"), dest_dir / "payload.bin", timeout=5)
+    corrupt = git_blob_id((server.root / "corrupt.bin").read_bytes())
+    message = str(info.value)
+    assert info.value.algorithm == "git blob" and info.value.actual_digest == corrupt
+    assert f"expected git blob {git_blob_id(CONTENT)}, got git blob {corrupt} ({len(CONTENT)} bytes)" in message
+    assert "\n" not in message
+    _assert_nothing_left(dest_dir)
+
+
+def test_unreachable_blob_pinned_file_says_what_to_place_by_hand(dest_dir, monkeypatch):
+    monkeypatch.delenv("GEOBAYES_DATA_MIRROR", raising=False)
+    entry = DataFile("toy", "toy/payload.bin", None, None, "http://127.0.0.1:9/x", git_blob=git_blob_id(CONTENT))
+    with pytest.raises(DataNotFoundError, match=f"yourself \\(git blob {git_blob_id(CONTENT)}\\)$"):
+        obtain(entry, dest_dir / "payload.bin", timeout=2)
 
 
 def test_http_good_file_is_fetched_and_verified(server, dest_dir):
@@ -136,7 +175,7 @@ def test_http_corrupt_file_raises_with_both_hashes(server, dest_dir):
     corrupt_sha = hashlib.sha256((server.root / "corrupt.bin").read_bytes()).hexdigest()
     assert SHA in message and corrupt_sha in message
     assert "toy/payload.bin" in message
-    assert info.value.actual_sha256 == corrupt_sha
+    assert info.value.actual_digest == corrupt_sha
     _assert_nothing_left(dest_dir)
 
 

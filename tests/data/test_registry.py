@@ -50,9 +50,27 @@ def test_every_registry_row_matches_the_manifest():
 def test_registry_entries_are_well_formed():
     for entry in load_registry().values():
         assert entry.file.startswith(entry.dataset + "/")
-        assert len(entry.sha256) == 64 and int(entry.sha256, 16) >= 0
-        assert entry.bytes > 0
         assert entry.url.startswith("https://")
+        if entry.git_blob is None:  # pinned by size and sha256
+            assert len(entry.sha256) == 64 and int(entry.sha256, 16) >= 0
+            assert entry.bytes > 0
+        else:  # pinned by a git blob id alone, at a fixed commit of a GitHub repository
+            assert len(entry.git_blob) == 40 and "/changliu00/Riem-SVGD/b76a87a7" in entry.url
+
+
+def test_liu2018_blr_files_are_pinned_by_the_blob_ids_of_the_authors_repository():
+    """Liu & Zhu (2018) Fig. 1: Splice and Covertype, pinned at the code's commit by their git blob ids."""
+    assert get_file("splice/benchmarks.mat").git_blob == "4b54cae3f99419fba1f27f98f7235a799d6580ce"
+    assert get_file("covertype/covertype.mat").git_blob == "af9bd30e085f861a2379f6df8e244f732fc1c529"
+    assert get_file("covertype/covertype.mat").url.endswith(
+        "b76a87a74eb423db6c1e6b2c81f68bbe5233a34d/bayesian_logistic_regression/data/covertype.mat")
+
+
+def test_a_row_without_any_digest_or_with_a_malformed_one_is_refused_in_one_line():
+    with pytest.raises(ValueError, match="^toy/a.bin: a registry row needs a sha256 or a git_blob digest"):
+        DataFile("toy", "toy/a.bin", None, None, "https://x/a.bin")
+    with pytest.raises(ValueError, match="^toy/a.bin: git_blob must be 40 lower-case hex digits, got 'XYZ'"):
+        DataFile("toy", "toy/a.bin", None, None, "https://x/a.bin", git_blob="XYZ")
 
 
 def test_unknown_file_lists_known_files_of_its_dataset():
@@ -78,8 +96,7 @@ def test_real_mirror_logreg_files_pass_checksum(name, tmp_path):
 
 
 #: The papers' data sets the mirror's README lists as not included.
-UNAVAILABLE_NAMES = ["kmnist/train-images-idx3-ubyte.gz", "splice/benchmarks.mat", "covertype/covertype.mat",
-                     "microarray/data.csv",
+UNAVAILABLE_NAMES = ["kmnist/train-images-idx3-ubyte.gz", "microarray/data.csv",
                      "logreg/microarray.npy"]  # where the GLM experiment would look for it
 
 
@@ -101,7 +118,7 @@ def test_unavailable_entries_are_not_registered():
     registry = load_registry()
     for item in UNAVAILABLE:
         assert not set(item.files) & set(registry), item
-    # CIFAR-10 is pinned (its official archive, registry.PINNED_UNMIRRORED), so it is no longer among them
-    assert {item.dataset for item in UNAVAILABLE} == {"kmnist", "splice", "covertype", "microarray"}
+    # CIFAR-10, Splice and Covertype are pinned (registry.PINNED_UNMIRRORED), so they are no longer among them
+    assert {item.dataset for item in UNAVAILABLE} == {"kmnist", "microarray"}
     assert get_file("cifar10/cifar-10-python.tar.gz").bytes == 170498071
     assert get_file("kmnist/t10k-images-idx3-ubyte.gz").dataset == "kmnist"  # the rest of KMNIST is registered

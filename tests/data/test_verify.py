@@ -58,7 +58,7 @@ def test_tampered_copy_raises_one_line_naming_file_hashes_and_fix(raw_copy):
     assert f"delete {raw_copy} and rerun" in message
     assert "GEOBAYES_DATA_MIRROR" in message and "data.mirror" in message and entry.url in message
     assert "reading stopped" not in message  # a local file is hashed whole
-    assert info.value.actual_sha256 == actual and info.value.expected_sha256 == entry.sha256
+    assert info.value.actual_digest == actual and info.value.expected_digest == entry.sha256
 
 
 def test_file_changed_after_a_check_is_hashed_again(raw_copy):

@@ -14,4 +14,4 @@ smk = snakemake  # noqa: F821 (injected by Snakemake)
 with logged_to(smk.log[0]) as log, exit_on_data_error(log):
     entry = get_file(smk.wildcards.file)
     source = obtain(entry, smk.output[0], config_mirror=smk.params.mirror, timeout=smk.params.timeout_s)
-    print(f"{entry.file} from {source}: ok, sha256 {entry.sha256}", file=log)
+    print(f"{entry.file} from {source}: ok, {entry.checksum_text}", file=log)

@@ -13,6 +13,7 @@ Typical use in a pipeline step::
 A registered raw file is read only through :func:`verified`, whoever put it there.
 """
 
+from geobayes.data.digests import FileDigests, file_digests, git_blob_id
 from geobayes.data.download import (
     MIRROR_CONFIG_KEY,
     MIRROR_ENV_VAR,
@@ -81,6 +82,9 @@ __all__ = [
     "USPS_DIGITS",
     "USPS_PIXELS",
     "ChecksumMismatchError",
+    "FileDigests",
+    "file_digests",
+    "git_blob_id",
     "DataError",
     "DataNotFoundError",
     "UnavailableDataError",

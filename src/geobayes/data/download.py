@@ -28,6 +28,7 @@ from geobayes.data.errors import (
     DataNotFoundError,
     DataSourceError,
 )
+from geobayes.data.digests import FileDigests, file_digests
 from geobayes.data.registry import DataFile
 from geobayes.io import atomic_path
 
@@ -35,6 +36,13 @@ from geobayes.io import atomic_path
 __all__ = ["resolve_mirror", "sha256_file", "fetch", "obtain", "require_registered_digest"]
 
 _CHUNK = 1 << 16
+
+#: Most bytes read for a file whose registry row pins no size (a git blob id alone): 16 GiB.
+UNPINNED_SIZE_LIMIT = 1 << 34
+
+
+def _size_limit(entry: DataFile) -> int:
+    return entry.bytes if entry.bytes is not None else UNPINNED_SIZE_LIMIT
 
 
 def resolve_mirror(config_mirror: str | os.PathLike[str] | None) -> Path | None:
@@ -124,7 +132,7 @@ def _http_stream(
     url = entry.url
     announced = response.headers.get("Content-Length")
     try:
-        sha, size = _copy_stream(response, target, entry.bytes)
+        sha, size = _copy_stream(response, target, _size_limit(entry))
     except TimeoutError as exc:
         raise DataSourceError(
             f"{entry.file}: timed out after {timeout} s reading the body of {url} ({exc})"
@@ -134,7 +142,7 @@ def _http_stream(
             f"{entry.file}: connection to {url} failed mid-body: {exc!r}"
         ) from exc
     expected_total = int(announced) if announced is not None and announced.isdigit() else None
-    if expected_total is not None and size <= entry.bytes and size < expected_total:
+    if expected_total is not None and size <= _size_limit(entry) and size < expected_total:
         raise DataSourceError(
             f"{entry.file}: connection to {url} closed after {size} of {announced} bytes "
             "(incomplete body)"
@@ -168,9 +176,18 @@ def _download(entry: DataFile, target: BinaryIO, timeout: float) -> tuple[str, i
 
 
 def _matches(entry: DataFile, path: Path) -> bool:
-    if not path.is_file() or path.stat().st_size != entry.bytes:
+    if not path.is_file() or (entry.bytes is not None and path.stat().st_size != entry.bytes):
         return False
-    return sha256_file(path)[0] == entry.sha256
+    return _mismatch(entry, file_digests(path, git_blob=entry.git_blob is not None)) is None
+
+
+def _mismatch(entry: DataFile, digests: FileDigests) -> tuple[str, str, str] | None:
+    """``(algorithm, expected, actual)`` of the first registry digest ``digests`` fails, else None."""
+    if entry.sha256 is not None and (digests.sha256 != entry.sha256 or digests.bytes != entry.bytes):
+        return "sha256", entry.sha256, digests.sha256
+    if entry.git_blob is not None and digests.git_blob != entry.git_blob:
+        return "git blob", entry.git_blob, digests.git_blob
+    return None
 
 
 def fetch(
@@ -221,20 +238,25 @@ def fetch(
         with open(tmp, "wb") as target:
             if mirror is not None:
                 with _open_mirror(entry, Path(mirror)) as handle:
-                    sha, size = _copy_stream(handle, target, entry.bytes)
+                    sha, size = _copy_stream(handle, target, _size_limit(entry))
             else:
                 sha, size = _download(entry, target, timeout)
-        require_registered_digest(entry, sha, size, source)
+        # a git blob id hashes a header with the size first: computed once the whole file is here
+        blob = file_digests(tmp, git_blob=True).git_blob if entry.git_blob is not None else None
+        require_registered_digest(entry, FileDigests(sha, size, blob), source)
     return destination
 
 
-def require_registered_digest(entry: DataFile, sha: str, size: int, source: str, *, fix: str | None = None,
+def require_registered_digest(entry: DataFile, digests: FileDigests, source: str, *, fix: str | None = None,
                               read_whole: bool = False) -> None:
-    """Raise :class:`ChecksumMismatchError` (naming ``source``, both digests and sizes and ``fix``)
-    unless ``sha`` and ``size`` are the registry's for ``entry``."""
-    if sha != entry.sha256 or size != entry.bytes:
-        raise ChecksumMismatchError(entry.file, expected_sha256=entry.sha256, actual_sha256=sha,
-                                    expected_bytes=entry.bytes, actual_bytes=size, source=source, fix=fix,
+    """Raise :class:`ChecksumMismatchError` (naming ``source``, the algorithm, both digests and
+    sizes and ``fix``) unless ``digests`` match every digest the registry pins for ``entry``
+    (size and sha256; git blob id)."""
+    failed = _mismatch(entry, digests)
+    if failed is not None:
+        algorithm, expected, actual = failed
+        raise ChecksumMismatchError(entry.file, algorithm=algorithm, expected_digest=expected, actual_digest=actual,
+                                    expected_bytes=entry.bytes, actual_bytes=digests.bytes, source=source, fix=fix,
                                     read_whole=read_whole)
 
 
@@ -308,6 +330,5 @@ def obtain(
         entry.file,
         destination=destination,
         attempts=attempts,
-        expected_sha256=entry.sha256,
-        expected_bytes=entry.bytes,
+        expected=entry.checksum_text,
     )

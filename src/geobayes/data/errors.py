@@ -39,16 +39,20 @@ class DataSourceError(DataError):
 
 
 class ChecksumMismatchError(DataError):
-    """The bytes do not match the registry's size or sha256.
+    """The bytes do not match the registry's digest (sha256 and size, or git blob id).
 
     Attributes
     ----------
     file : str
         Registry path of the file.
-    expected_sha256, actual_sha256 : str
+    algorithm : str
+        ``"sha256"`` or ``"git blob"`` (:mod:`geobayes.data.digests`): what was compared.
+    expected_digest, actual_digest : str
         Expected (registry) and actual hex digests.
-    expected_bytes, actual_bytes : int
-        Expected (registry) and actual sizes.
+    expected_bytes : int or None
+        Registry size (None where a git blob id alone pins the file).
+    actual_bytes : int
+        Actual size.
     source : str
         Where the bytes came from (URL, mirror path or local file).
     fix : str or None
@@ -64,26 +68,30 @@ class ChecksumMismatchError(DataError):
         self,
         file: str,
         *,
-        expected_sha256: str,
-        actual_sha256: str,
-        expected_bytes: int,
+        expected_digest: str,
+        actual_digest: str,
+        expected_bytes: int | None,
         actual_bytes: int,
         source: str,
+        algorithm: str = "sha256",
         fix: str | None = None,
         read_whole: bool = False,
     ) -> None:
         self.file = file
-        self.expected_sha256 = expected_sha256
-        self.actual_sha256 = actual_sha256
+        self.algorithm = algorithm
+        self.expected_digest = expected_digest
+        self.actual_digest = actual_digest
         self.expected_bytes = expected_bytes
         self.actual_bytes = actual_bytes
         self.source = source
         self.fix = fix
         overrun = "; reading stopped once the expected size was exceeded"
+        expected_size = f" ({expected_bytes} bytes)" if expected_bytes is not None else ""
+        stopped = expected_bytes is not None and actual_bytes > expected_bytes and not read_whole
         super().__init__(
-            f"checksum mismatch for {file} (from {source}): expected sha256 {expected_sha256} "
-            f"({expected_bytes} bytes), got sha256 {actual_sha256} ({actual_bytes} bytes"
-            + (overrun if actual_bytes > expected_bytes and not read_whole else "")
+            f"checksum mismatch for {file} (from {source}): expected {algorithm} {expected_digest}{expected_size}, "
+            f"got {algorithm} {actual_digest} ({actual_bytes} bytes"
+            + (overrun if stopped else "")
             + ")"
             + (f". Fix: {fix}" if fix else "")
         )
@@ -100,10 +108,9 @@ class DataNotFoundError(DataSourceError):
         Where the file was to be written (``data/raw/<file>`` in the pipeline).
     attempts : list of (str, str)
         Each source tried and why it failed, in order.
-    expected_sha256 : str
-        Registry sha256, so a file placed by hand can be checked.
-    expected_bytes : int
-        Registry size.
+    expected : str
+        What the file is checked against (``DataFile.checksum_text``: size and sha256, or git
+        blob id), so a file placed by hand can be checked.
     """
 
     def __init__(
@@ -112,20 +119,18 @@ class DataNotFoundError(DataSourceError):
         *,
         destination: str | os.PathLike[str],
         attempts: Sequence[tuple[str, str]],
-        expected_sha256: str,
-        expected_bytes: int,
+        expected: str,
     ) -> None:
         self.file = file
         self.destination = os.fspath(destination)
         self.attempts = list(attempts)
-        self.expected_sha256 = expected_sha256
-        self.expected_bytes = expected_bytes
+        self.expected = expected
         tried = "; ".join(f"{source}: {reason}" for source, reason in self.attempts)
         super().__init__(
             f"cannot obtain data file {file}. Tried {tried}. Fix: set {MIRROR_ENV_VAR} (or the "
             f"config key {MIRROR_CONFIG_KEY}) to a data mirror directory holding {file}, run where "
             f"the pinned URL can be reached, or place the file at {self.destination} yourself "
-            f"({expected_bytes} bytes, sha256 {expected_sha256})"
+            f"({expected})"
         )
 
 

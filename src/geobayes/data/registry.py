@@ -42,10 +42,15 @@ __all__ = [
 #: and sha256 from the LFS pointers; the same sha256 in Connor Olding's "mnists" loader). CIFAR-10
 #: (Yu et al. 2023, Sec. 4.4): the official python archive from the authors' site, its size and the
 #: sha256 Keras pins for it.
-PINNED_UNMIRRORED = ("emnist", "cifar10")
+PINNED_UNMIRRORED = ("emnist", "cifar10", "splice", "covertype")
 
-#: Columns of the packaged ``registry.tsv``, in order.
-REGISTRY_COLUMNS = ("dataset", "file", "bytes", "sha256", "url")
+#: Columns of the packaged ``registry.tsv``, in order. ``git_blob`` is optional (absent from older
+#: registries): a row pinned by its git blob id leaves ``bytes`` and ``sha256`` empty
+#: (:mod:`geobayes.data.digests`). Liu & Zhu's (2018) ``benchmarks.mat`` (Splice) and
+#: ``covertype.mat``: the copies in their code's repository ``changliu00/Riem-SVGD`` at commit
+#: b76a87a7, which publishes no other checksum.
+REGISTRY_COLUMNS = ("dataset", "file", "bytes", "sha256", "url", "git_blob")
+_REQUIRED_COLUMNS = REGISTRY_COLUMNS[:5]
 
 
 @dataclass(frozen=True)
@@ -58,19 +63,42 @@ class DataFile:
         Dataset the file belongs to (e.g. ``"logreg"``).
     file : str
         Path relative to the data directory or mirror (e.g. ``"logreg/ripley.npy"``).
-    bytes : int
-        Exact size in bytes.
-    sha256 : str
-        Lower-case hexadecimal sha256 of the content.
+    bytes : int or None
+        Exact size in bytes (None where only a git blob id pins the file).
+    sha256 : str or None
+        Lower-case hexadecimal sha256 of the content (None where only a git blob id pins it).
     url : str
         Pinned URL (a fixed commit) the file is downloaded from.
+    git_blob : str or None
+        Lower-case hexadecimal git blob id (:func:`geobayes.data.digests.git_blob_id`), if pinned by one.
     """
 
     dataset: str
     file: str
-    bytes: int
-    sha256: str
+    bytes: int | None
+    sha256: str | None
     url: str
+    git_blob: str | None = None
+
+    def __post_init__(self):
+        if self.sha256 is None and self.git_blob is None:
+            raise ValueError(f"{self.file}: a registry row needs a sha256 or a git_blob digest, it has neither")
+        for name, length in (("sha256", 64), ("git_blob", 40)):
+            value = getattr(self, name)
+            if value is not None and (len(value) != length or any(c not in "0123456789abcdef" for c in value)):
+                raise ValueError(f"{self.file}: {name} must be {length} lower-case hex digits, got {value!r}")
+
+    @property
+    def checksum_text(self) -> str:
+        """What the file is checked against, for messages: ``"<bytes> bytes, sha256 <hex>"``, and/or
+        ``"git blob <hex>"``."""
+        parts = []
+        if self.sha256 is not None:
+            parts.append(f"{self.bytes} bytes, sha256 {self.sha256}" if self.bytes is not None
+                         else f"sha256 {self.sha256}")
+        if self.git_blob is not None:
+            parts.append(f"git blob {self.git_blob}")
+        return ", ".join(parts)
 
 
 @dataclass(frozen=True)
@@ -105,14 +133,6 @@ UNAVAILABLE: tuple[UnavailableData, ...] = (
     UnavailableData(
         "kmnist", "the KMNIST training images (Clanuwat et al. 2018)",
         "https://github.com/rois-codh/kmnist", files=("kmnist/train-images-idx3-ubyte.gz",)
-    ),
-    UnavailableData(
-        "splice", "Splice of Raetsch's benchmark collection (benchmarks.mat; Liu & Zhu 2018)",
-        "the IDA benchmark repository of Raetsch et al. (2001)",
-    ),
-    UnavailableData(
-        "covertype", "covertype.mat (UCI Covertype as used by Liu & Zhu 2018)",
-        "https://archive.ics.uci.edu/dataset/31/covertype",
     ),
     UnavailableData(
         "microarray", "the 90-row Microarray GLM data set of Hartmann et al. (2026, Table 1)",
@@ -154,20 +174,24 @@ def _unavailable_error(name: str, item: UnavailableData) -> UnavailableDataError
 
 def _parse(text: str, source: str) -> dict[str, DataFile]:
     reader = csv.DictReader(io.StringIO(text), delimiter="\t")
-    missing = [c for c in REGISTRY_COLUMNS if c not in (reader.fieldnames or [])]
+    missing = [c for c in _REQUIRED_COLUMNS if c not in (reader.fieldnames or [])]
     if missing:
         raise ValueError(f"{source}: missing column(s) {missing}; found {reader.fieldnames}")
     entries: dict[str, DataFile] = {}
     for line, row in enumerate(reader, start=2):
         if row["file"] in entries:
             raise ValueError(f"{source}, line {line}: duplicate file {row['file']!r}")
-        entries[row["file"]] = DataFile(
-            dataset=row["dataset"],
-            file=row["file"],
-            bytes=int(row["bytes"]),
-            sha256=row["sha256"].lower(),
-            url=row["url"],
-        )
+        try:
+            entries[row["file"]] = DataFile(
+                dataset=row["dataset"],
+                file=row["file"],
+                bytes=int(row["bytes"]) if row["bytes"] else None,
+                sha256=row["sha256"].lower() or None,
+                url=row["url"],
+                git_blob=(row.get("git_blob") or "").lower() or None,
+            )
+        except ValueError as error:
+            raise ValueError(f"{source}, line {line}: {error}") from None
     return entries
 
 
@@ -309,7 +333,8 @@ def write_registry(path: str | os.PathLike[str], entries: list[DataFile]) -> Pat
         The destination path.
     """
     lines = ["\t".join(REGISTRY_COLUMNS)]
-    lines += [f"{e.dataset}\t{e.file}\t{e.bytes}\t{e.sha256}\t{e.url}" for e in entries]
+    lines += ["\t".join("" if v is None else str(v) for v in (e.dataset, e.file, e.bytes, e.sha256, e.url, e.git_blob))
+              for e in entries]
     with atomic_path(path) as tmp:
         tmp.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return Path(path)

@@ -12,7 +12,8 @@ import functools
 import os
 from pathlib import Path
 
-from geobayes.data.download import require_registered_digest, sha256_file
+from geobayes.data.digests import FileDigests, file_digests
+from geobayes.data.download import require_registered_digest
 from geobayes.data.errors import MIRROR_CONFIG_KEY, MIRROR_ENV_VAR, DataSourceError
 from geobayes.data.registry import DataFile, get_file, load_registry
 
@@ -54,10 +55,10 @@ def _registry_names() -> frozenset[str]:
 
 
 @functools.lru_cache(maxsize=None)
-def _digest(path: str, inode: int, size: int, mtime_ns: int) -> tuple[str, int]:
-    """sha256 of one version of a file (the stat fields are the cache key)."""
+def _digest(path: str, inode: int, size: int, mtime_ns: int, git_blob: bool) -> FileDigests:
+    """Digests of one version of a file (the stat fields are the cache key)."""
     del inode, size, mtime_ns
-    return sha256_file(path)
+    return file_digests(path, git_blob=git_blob)
 
 
 def _fix(entry: DataFile, path: str) -> str:
@@ -69,7 +70,7 @@ def _fix(entry: DataFile, path: str) -> str:
 
 
 def verified(path: str | os.PathLike[str], file: str | None = None) -> Path:
-    """Return ``path`` once its size and sha256 match the registry entry it holds.
+    """Return ``path`` once its digests (size and sha256, or git blob id) match the registry entry it holds.
 
     Parameters
     ----------
@@ -105,6 +106,6 @@ def verified(path: str | os.PathLike[str], file: str | None = None) -> Path:
             f"{entry.file}: no file at {local}; run `snakemake {local}` to fetch it from the data mirror "
             f"({MIRROR_ENV_VAR} or the config key {MIRROR_CONFIG_KEY}) or {entry.url}"
         )
-    sha, size = _digest(os.path.realpath(local), stat.st_ino, stat.st_size, stat.st_mtime_ns)
-    require_registered_digest(entry, sha, size, local, fix=_fix(entry, local), read_whole=True)
+    digests = _digest(os.path.realpath(local), stat.st_ino, stat.st_size, stat.st_mtime_ns, entry.git_blob is not None)
+    require_registered_digest(entry, digests, local, fix=_fix(entry, local), read_whole=True)
     return Path(path)
