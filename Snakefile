@@ -43,6 +43,7 @@ include: "workflow/rules/bnn_hartmann_maps.smk"
 include: "workflow/rules/classifiers.smk"
 include: "workflow/rules/yu2023_funnel.smk"
 include: "workflow/rules/yu2023_mnist.smk"
+include: "workflow/rules/liu2018_blr.smk"
 
 
 rule all:
@@ -57,3 +58,4 @@ rule all:
         classifier_targets(),
         yu2023_funnel_targets(),
         yu2023_mnist_targets(),
+        liu2018_blr_targets(),

@@ -435,7 +435,7 @@ def test_schema_name_lists_are_the_library_registries():
 
 @pytest.mark.parametrize("override, where, allowed", [
     ({"experiments": {"logreg": {"methods": ["lin_ela"]}}}, "experiments.logreg.methods[0]", "'ela', 'rla_b'"),
-    ({"experiments": {"bnn_yu": {"methods": ["lin_elaa"]}}}, "experiments.bnn_yu.methods[0]", "'wg', 'lin_ela'"),
+    ({"experiments": {"bnn_yu": {"methods": ["lin_elaa"]}}}, "experiments.bnn_yu.methods[0]", "'rsvgd', 'lin_ela'"),
     ({"experiments": {"bnn_yu": {"approximation": {"method_samples": {"rla_bb": 3}}}}},
      "experiments.bnn_yu.approximation.method_samples", "'lin_rla_b_batched'"),
     ({"experiments": {"glm": {"anchors": ["hausdorf"]}}}, "experiments.glm.anchors[0]", "'euclidean', 'hausdorff'"),

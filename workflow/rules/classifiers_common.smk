@@ -4,7 +4,6 @@
 from types import SimpleNamespace
 
 from geobayes.data.classification_sources import IMAGE_TEST_SETS, SOURCES
-from geobayes.data.download import resolve_mirror
 
 #: Network names of the classifier experiments (wildcard constraint of train_classifier).
 CLASSIFIER_MODELS = sorted({m for e in CLASSIFIER_EXPERIMENTS for m in EXPERIMENTS[e]["models"]})
@@ -41,13 +40,6 @@ def classification_stem_options(wildcards):
     owners = [e for e in CLASSIFIER_EXPERIMENTS if dataset in EXPERIMENTS[e]["datasets"]]
     per_class = EXPERIMENTS[owners[0]].get("subset_per_class") if owners else None
     return {"dataset": dataset, "seed": int(match.group(1)) if match else None, "per_class": per_class}
-
-
-def unavailable_offline(files):
-    """Whether registered files are missing from the configured mirror (GEOBAYES_DATA_MIRROR or
-    data.mirror): a run reading a mirror cannot fetch them, one without a mirror downloads them."""
-    mirror = resolve_mirror(config["data"]["mirror"])
-    return mirror is not None and not all((mirror / f).exists() for f in files)
 
 
 def ood_sets(posterior):

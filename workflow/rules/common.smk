@@ -5,9 +5,11 @@ import csv
 import functools
 import os
 import re
+from pathlib import Path
 
 import yaml
-from pathlib import Path
+
+from geobayes.data.download import resolve_mirror
 
 REPO = Path(workflow.basedir)
 LIBRARY = REPO / "src" / "geobayes"
@@ -245,6 +247,13 @@ def download_patterns():
     unavailable = [re.escape(f) for item in UNAVAILABLE for f in item.files]
     unavailable += [f"{re.escape(item.dataset)}/.+" for item in UNAVAILABLE if item.dataset not in datasets()]
     return registry_files() + unavailable
+
+
+def unavailable_offline(files):
+    """Whether registered files are missing from the configured mirror (GEOBAYES_DATA_MIRROR or
+    data.mirror): a run reading a mirror cannot fetch them, one without a mirror downloads them."""
+    mirror = resolve_mirror(config["data"]["mirror"])
+    return mirror is not None and not all((mirror / f).exists() for f in files)
 
 
 include: "code_digest.smk"

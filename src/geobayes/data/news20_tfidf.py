@@ -24,7 +24,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-__all__ = ["News20Tfidf", "load_news20_tfidf", "UNIT_NORM_TOLERANCE"]
+from geobayes.data.prepared import register_dataset
+
+__all__ = ["LIU2018_SAM", "News20Tfidf", "UNIT_NORM_TOLERANCE", "load_news20_tfidf", "prepare_sam_documents"]
 
 #: Allowed deviation of a row's L2 norm from 1 (values are stored with 11 significant digits).
 UNIT_NORM_TOLERANCE = 1e-6
@@ -158,3 +160,35 @@ def load_news20_tfidf(path: str | os.PathLike[str], *, vocabulary_size: int | No
             raise ValueError(f"{where}: row L2 norm is {norm:.9g}, expected 1 (tolerance {UNIT_NORM_TOLERANCE:g})")
         row /= norm
     return News20Tfidf(documents=documents, labels=labels, n_labels=n_labels)
+
+
+LIU2018_SAM = register_dataset(
+    "liu2018_sam", ("train_documents", "train_labels", "test_documents", "test_labels"),
+    "Liu & Zhu (2018) Sec. 5.2: 20News-different tf-idf rows (unit L2 norm), train and test",
+)
+
+
+def prepare_sam_documents(train: str | os.PathLike[str], test: str | os.PathLike[str], *,
+                          n_train: int | None = None, n_test: int | None = None, seed: int = 0) -> dict[str, np.ndarray]:
+    """The SAM experiment's documents: both files, or a seeded random subset of each (the small scales).
+
+    Parameters
+    ----------
+    train, test
+        ``diff.train.tfidf1.data`` and ``diff.test.tfidf1.data``.
+    n_train, n_test
+        Documents kept (None: all, the paper's 1,666 and 1,107); a subset keeps the file order.
+    seed
+        Seed of the subsets.
+    """
+    arrays = {}
+    rng = np.random.default_rng(seed)
+    for part, path, keep in (("train", train, n_train), ("test", test, n_test)):
+        parsed = load_news20_tfidf(path)
+        rows = np.arange(parsed.documents.shape[0])
+        if keep is not None:
+            if not 1 <= keep <= rows.size:
+                raise ValueError(f"{path}: cannot keep {keep} of its {rows.size} documents")
+            rows = np.sort(rng.choice(rows, size=keep, replace=False))
+        arrays[f"{part}_documents"], arrays[f"{part}_labels"] = parsed.documents[rows], parsed.labels[rows]
+    return arrays

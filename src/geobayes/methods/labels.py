@@ -16,6 +16,10 @@ METHOD_LABELS = {
     "lin_ela": "lin-LA", "lin_rla_b": "lin-riem-LA", "rla_b_batched": "riem-LA (batch)",
     "lin_rla_b_batched": "lin-riem-LA (batch)", "nuts": "NUTS", "floor": "MC floor",
     "identity": "Identity", "rmsprop": "RMSprop", "wenzel": "Wenzel", "monge": "Monge", "shampoo": "Shampoo",
+    # Liu & Zhu (2018): particle methods (geobayes.svgd, geobayes.spheres) and the sphere samplers' modes
+    "svgd": "SVGD", "rsvgd": "RSVGD", "svgd_median": "SVGD (median)", "rsvgd_paper_density": "RSVGD (paper density)",
+    "gmc_seq": "GMC-seq", "gmc_par": "GMC-par", "sggmcf_seq": "SGGMCf-seq", "sggmcf_par": "SGGMCf-par",
+    "sggmcb_seq": "SGGMCb-seq", "sggmcb_par": "SGGMCb-par",
 }
 
 

@@ -37,6 +37,9 @@ REGISTRY = (
     MethodEntry("rla_f"),
     MethodEntry("rla_ef"),
     MethodEntry("wg"),
+    # Liu & Zhu (2018): particle approximations (geobayes.svgd), the empirical measure of N particles
+    MethodEntry("svgd"),
+    MethodEntry("rsvgd"),
     # Bergamin et al. (2023) on networks: linearised and mini-batched variants.
     MethodEntry("lin_ela", networks_only=True),
     MethodEntry("lin_rla_b", networks_only=True),

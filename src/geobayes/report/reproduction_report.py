@@ -4,8 +4,8 @@ The document opens with the paper and the run's scale, then one section per tabl
 report (:class:`~geobayes.report.table_spec.ReportSpec`): the caption, our values beside the
 paper's (:func:`geobayes.report.tables.render_markdown`) and the comparison counts of
 :func:`geobayes.report.comparison.comparison_summary` (cells inside the paper's spread, rows
-whose winner agrees), a list of the cells outside, and closes with the deliberate
-deviations. The output is deterministic (no dates, no machine names).
+whose winner agrees), a list of the cells outside, then the paper's qualitative claims checked
+on those cells (:mod:`geobayes.report.claims`), and closes with the deliberate deviations. The output is deterministic (no dates, no machine names).
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 
 import pandas as pd
 
+from geobayes.report.claims import claim_verdict_text
 from geobayes.report.comparison import comparison_summary
 from geobayes.report.table_spec import ReportSpec, TableSpec
 from geobayes.report.tables import render_markdown
@@ -99,6 +100,15 @@ def reproduction_report_markdown(report: ReportSpec, tables: Sequence[tuple[Tabl
     for spec, cells in tables:
         lines += ["", f"## {spec.name}", "", render_markdown(spec, cells, scale).strip(), "",
                   table_comparison_text(spec, cells)]
+    if report.claims:
+        by_name = {spec.name: (spec, cells) for spec, cells in tables}
+        lines += ["", "## The paper's claims, checked", ""]
+        for claim in report.claims:
+            if claim.table not in by_name:
+                lines.append(f"- **{claim.claim}**: not checked at this scale (table {claim.table} has no results).")
+                continue
+            spec, cells = by_name[claim.table]
+            lines.append(claim_verdict_text(claim, cells, [k for k in spec.key_columns if k != "method"]))
     lines += ["", "## Deliberate deviations", ""]
     lines += [f"- {d.strip()}" for d in deviations] if deviations else ["None."]
     return "\n".join(lines) + "\n"

@@ -36,6 +36,8 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from geobayes.report.claims import ClaimSpec
+
 __all__ = ["CellFormat", "Best", "KeySpec", "MetricSpec", "RatioSpec", "TableSpec", "ReportSpec", "load_table_specs",
            "load_report_specs", "read_table_specs", "read_report_specs"]
 
@@ -299,24 +301,28 @@ def load_table_specs(document: Mapping) -> dict[str, TableSpec]:
 
 @dataclasses.dataclass(frozen=True)
 class ReportSpec:
-    """A paper's reproduction report: title, citation, its tables in order, the deviations file."""
+    """A paper's reproduction report: title, citation, its tables in order, the deviations file and the paper's
+    qualitative claims checked on the tables (:class:`~geobayes.report.claims.ClaimSpec`)."""
 
     name: str
     title: str
     citation: str
     tables: tuple[str, ...]
     deviations: str
+    claims: tuple[ClaimSpec, ...] = ()
 
     @classmethod
     def from_mapping(cls, name: str, mapping: Any, tables: Mapping[str, TableSpec]) -> ReportSpec:
         where = f"reports.{name}"
-        _check_keys(where, mapping, ["title", "citation", "tables", "deviations"], [])
+        _check_keys(where, mapping, ["title", "citation", "tables", "deviations"], ["claims"])
         listed = _strings(f"{where}.tables", mapping["tables"])
         unknown = [t for t in listed if t not in tables]
         if unknown:
             raise _fail(f"{where}.tables", f"unknown table(s) {unknown}; defined: {', '.join(tables)}")
+        claims = tuple(ClaimSpec.from_mapping(f"{where}.claims[{i}]", entry, listed)
+                       for i, entry in enumerate(mapping.get("claims") or []))
         return cls(name=name, title=str(mapping["title"]), citation=str(mapping["citation"]), tables=listed,
-                   deviations=str(mapping["deviations"]))
+                   deviations=str(mapping["deviations"]), claims=claims)
 
 
 def load_report_specs(document: Mapping) -> dict[str, ReportSpec]:

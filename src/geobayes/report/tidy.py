@@ -39,7 +39,8 @@ KEY_COLUMNS = ("experiment", "posterior", "anchor", "method", "repetition")
 #: every other metric is reproduced exactly (tests compare runs without these).
 WALL_CLOCK_METRICS = frozenset({"seconds_per_sample", "median_seconds_per_sample", "batched_seconds_per_sample",
                                 "sequential_over_batched", "seconds_per_draw", "compile_seconds", "fit_seconds",
-                                "wg_time_ratio", "seconds_per_step", "compile_s", "seconds_per_epoch"})
+                                "wg_time_ratio", "seconds_per_step", "compile_s", "seconds_per_epoch",
+                                "seconds_per_iteration"})
 
 #: Columns of a tidy results table, in order.
 TIDY_COLUMNS = (*KEY_COLUMNS, "metric", "value", "n_samples", "n_failed")
@@ -110,6 +111,10 @@ STAGE_METRICS: Mapping[str, Mapping[str, str]] = {
     # the fastest sampler's whole-run wall time, its point re-selected there (one value per seed)
     "yu2023_mnist_equal_time": {"lp_equal_time": "lp_equal_time", "accuracy_equal_time": "accuracy_equal_time",
                                 "epochs_in_budget": "epochs_in_budget"},
+    # workflow/scripts/liu2018_blr_run.py (Liu & Zhu 2018, Fig. 1): one particle run of a panel (posterior) on its
+    # data set (anchor): test accuracy at the last iteration and averaged over the recorded ones, test LL, cost
+    "liu2018_blr_run": {name: name for name in ("accuracy_final", "accuracy_mean", "log_likelihood_final",
+                                                "seconds_per_iteration")},
     "map_optima": {name: name for name in ("log_posterior", "converged", "grad_norm", "num_steps",
                                            "nearest_param_distance", "nearest_map_f_rms_distance")},
 }
