@@ -44,6 +44,7 @@ include: "workflow/rules/classifiers.smk"
 include: "workflow/rules/yu2023_funnel.smk"
 include: "workflow/rules/yu2023_mnist.smk"
 include: "workflow/rules/liu2018_blr.smk"
+include: "workflow/rules/liu2018_sam.smk"
 
 
 rule all:
@@ -59,3 +60,4 @@ rule all:
         yu2023_funnel_targets(),
         yu2023_mnist_targets(),
         liu2018_blr_targets(),
+        liu2018_sam_targets(),

@@ -37,8 +37,9 @@ def _checked(where: str, curves: Curves) -> tuple[np.ndarray, np.ndarray]:
     return x, values
 
 
-def curve_panels_figure(panels: Mapping[str, Mapping[str, Curves]], labels: Mapping[str, str], *, xlabel: str,
-                        ylabel: str, log_x: bool = False, markers: bool = False,
+def curve_panels_figure(panels: Mapping[str, Mapping[str, Curves]], labels: Mapping[str, str], *,
+                        xlabel: str | Mapping[str, str], ylabel: str, log_x: bool | Sequence[str] = False,
+                        markers: bool = False,
                         colours: Mapping[str, str] | None = None, order: Sequence[str] = ()) -> Figure:
     """A row of panels (title -> method -> :class:`Curves`), the mean over runs with a +-1 std band.
 
@@ -49,9 +50,9 @@ def curve_panels_figure(panels: Mapping[str, Mapping[str, Curves]], labels: Mapp
     labels
         Method name -> legend label.
     xlabel, ylabel
-        Axis labels (shared by the panels).
+        Axis labels; ``xlabel`` may map a panel title to its own.
     log_x
-        Logarithmic x axis (Fig. 2b's particle counts).
+        Logarithmic x axes: True for every panel, or the titles of those (Fig. 2b's particle counts).
     markers
         Mark the measured points (sparse x values).
     colours
@@ -84,8 +85,8 @@ def curve_panels_figure(panels: Mapping[str, Mapping[str, Curves]], labels: Mapp
             if values.shape[0] > 1:
                 ax.fill_between(x, mean - std, mean + std, color=line.get_color(), alpha=0.2, linewidth=0)
         ax.set_title(title, fontsize=9)
-        ax.set_xlabel(xlabel)
-        if log_x:
+        ax.set_xlabel(xlabel if isinstance(xlabel, str) else xlabel[title])
+        if log_x is True or (not isinstance(log_x, bool) and title in log_x):
             ax.set_xscale("log")
         ax.legend(fontsize=6, frameon=False)
     axes[0].set_ylabel(ylabel)

@@ -115,6 +115,10 @@ STAGE_METRICS: Mapping[str, Mapping[str, str]] = {
     # data set (anchor): test accuracy at the last iteration and averaged over the recorded ones, test LL, cost
     "liu2018_blr_run": {name: name for name in ("accuracy_final", "accuracy_mean", "log_likelihood_final",
                                                 "seconds_per_iteration")},
+    # workflow/scripts/liu2018_sam_run.py (Liu & Zhu 2018, Fig. 2): one SAM run at one particle count (anchor n<N>):
+    # test log-perplexity at the last epoch and the lowest along the run, cost per epoch, acceptance rate
+    "liu2018_sam_run": {name: name for name in ("log_perplexity_final", "log_perplexity_best", "seconds_per_epoch",
+                                                "acceptance_rate")},
     "map_optima": {name: name for name in ("log_posterior", "converged", "grad_norm", "num_steps",
                                            "nearest_param_distance", "nearest_map_f_rms_distance")},
 }

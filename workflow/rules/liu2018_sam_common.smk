@@ -1,0 +1,23 @@
+# Helpers of workflow/rules/liu2018_sam.smk (functions and config slices only, no rules).
+
+LIU2018_SAM = EXPERIMENTS["liu2018_sam"]
+
+
+def liu2018_sam_particle_counts():
+    """Fig. 2b's particle counts and Fig. 2a's, once each, ascending."""
+    return sorted(set(LIU2018_SAM["particles"]) | {LIU2018_SAM["figure_particles"]})
+
+
+def liu2018_sam_run_files(suffix, particles=None):
+    """Every run record: method x particle count x seed (or one particle count)."""
+    counts = liu2018_sam_particle_counts() if particles is None else [particles]
+    return [f"results/liu2018_sam/{method}/n{n}/seed{seed}.{suffix}"
+            for method in LIU2018_SAM["methods"] for n in counts for seed in range(LIU2018_SAM["seeds"])]
+
+
+SUMMARY_RECORDS["liu2018_sam"] = lambda: liu2018_sam_run_files("json")
+
+
+def liu2018_sam_targets():
+    """Fig. 2 (a and b) and its table (rule all)."""
+    return ["figures/liu2018_fig2.pdf", "tables/liu2018_sam.tex", "reports/liu2018_reproduction.md"]
