@@ -67,3 +67,16 @@ def test_expected_header_values_are_checked(tmp_path):
         load_news20_tfidf(path, vocabulary_size=5000)
     with pytest.raises(ValueError, match="not a readable tf-idf text file"):
         load_news20_tfidf(tmp_path / "missing.data")
+
+
+def test_sam_documents_keep_a_seeded_subset_in_file_order():
+    from geobayes.data.news20_tfidf import prepare_sam_documents
+
+    train, test = mirror_file("20news_diff/diff.train.tfidf1.data"), mirror_file("20news_diff/diff.test.tfidf1.data")
+    a = prepare_sam_documents(train, test, n_train=50, n_test=30, seed=2)
+    b = prepare_sam_documents(train, test, n_train=50, n_test=30, seed=2)
+    assert a["train_documents"].shape == (50, 5000) and a["test_labels"].shape == (30,)
+    np.testing.assert_array_equal(a["train_documents"], b["train_documents"])
+    np.testing.assert_allclose(np.linalg.norm(a["test_documents"], axis=1), 1.0, rtol=1e-12)
+    with pytest.raises(ValueError, match="cannot keep 5000 of its 1666 documents"):
+        prepare_sam_documents(train, test, n_train=5000, n_test=None)

@@ -14,6 +14,9 @@ from geobayes.svgd import metric_quantities, rsvgd_field
 
 NAME = "rsvgd"
 
+#: ``T`` counts iterations: one score (RSVGD: and one metric) evaluation per particle each.
+EVALUATIONS_PER_STEP = 1
+
 
 @dataclasses.dataclass(frozen=True)
 class RsvgdConfig(MethodConfig):

@@ -13,6 +13,9 @@ from geobayes.svgd import svgd_field
 
 NAME = "svgd"
 
+#: ``T`` counts iterations: one score (RSVGD: and one metric) evaluation per particle each.
+EVALUATIONS_PER_STEP = 1
+
 
 @dataclasses.dataclass(frozen=True)
 class SvgdConfig(MethodConfig):

@@ -38,7 +38,7 @@ class BlrMethod:
     optimizer: str
     step_size: float
     bandwidth: str
-    density_convention: str = "code"
+    density_convention: str | None = "code"
 
     @classmethod
     def from_mapping(cls, mapping: Mapping[str, Any], where: str) -> BlrMethod:
@@ -56,7 +56,8 @@ class BlrMethod:
         if settings.bandwidth not in _BANDWIDTHS:
             raise ValueError(f"{where}.bandwidth: expected one of {sorted(_BANDWIDTHS)}, got {settings.bandwidth!r}")
         try:
-            check_density_convention(settings.density_convention)
+            if settings.method == "rsvgd":
+                check_density_convention(settings.density_convention)
             build_optimizer(settings.optimizer, float(settings.step_size))
         except ValueError as error:
             raise ValueError(f"{where}: {error}") from None
