@@ -113,8 +113,8 @@ def test_paper_scale_dag_has_every_job():
     n_bnn = sum(bnn.values())
     # + the Snelson files: 4 RLAF splits, 2 text files, snelson.npz; + banana.csv (App. D classifier and
     # Bergamin's banana); + Bergamin's 15 UCI files, MNIST and FashionMNIST (4 each), KMNIST's test set
-    # (2; EMNIST is pinned but not in the mirror the test plans with)
-    assert counts["download"] == len(logreg["datasets"]) + 2 + 7 + 1 + 15 + 8 + 2
+    # (2; EMNIST is pinned but not in the mirror the test plans with); 20News-different's train and test files
+    assert counts["download"] == len(logreg["datasets"]) + 2 + 7 + 1 + 15 + 8 + 2 + 2
     assert counts["prepare_logreg"] == n_logreg
     assert counts["prepare_glm"] == 2 * len(config["experiments"]["glm"]["datasets"])
     assert counts["prepare_synthetic"] == hartmann["synthetic"]
@@ -131,8 +131,9 @@ def test_paper_scale_dag_has_every_job():
     # Network posteriors are evaluated by their predictive (MSE, NLL, push-forward W2), not W1.
     # One approximation (evaluation) job per posterior x anchor x method writes every repetition.
     reps = config["approximation"]["repetitions"]
-    assert counts["approximate"] * reps == expected_runs(config) == 955 + bnn_runs(config) + classifier_runs(config)
-    assert counts["evaluate"] * reps == 955
+    # 955 + SVGD and RSVGD on the 2-D targets (3 squiggles, the funnel, the banana at both anchors) x 5 repetitions
+    assert counts["approximate"] * reps == expected_runs(config) == 1015 + bnn_runs(config) + classifier_runs(config)
+    assert counts["evaluate"] * reps == 1015
     # ... and so does the prediction of the network posteriors
     assert counts["predict_network"] * reps == bnn_runs(config) == 5 * (4 * 4 + 4 * 6 + 2)
     assert counts["predict_network_reference"] == n_bnn == 9
@@ -199,6 +200,10 @@ def test_paper_scale_dag_has_every_job():
     panels = config["experiments"]["liu2018_blr"]["panels"]
     assert counts["liu2018_blr_run"] == sum(p["runs"] * len(p["methods"]) for p in panels.values()) == 20 * 4 + 10 * 2
     assert counts["prepare_liu2018_blr"] == 20 + 10 and counts["figure_liu2018_fig1"] == 1
+    # Fig. 2: a SAM run per method x particle count x seed (Fig. 2a's count is one of Fig. 2b's)
+    sam = config["experiments"]["liu2018_sam"]
+    assert counts["liu2018_sam_run"] == len(sam["methods"]) * len(sam["particles"]) * sam["seeds"] == 7 * 5
+    assert counts["prepare_liu2018_sam"] == counts["figure_liu2018_fig2"] == 1
 
 
 def test_bad_config_value_is_an_error_naming_the_key(tmp_path):
@@ -251,5 +256,5 @@ def test_dag_and_library_agree_on_the_closed_form_targets(config_file):
             assert entry.closed_form == (data is None), f"{experiment}: model {model!r}, data {data!r}"
             checked += 1
     # every experiment but the studies with rules of their own (bnn_scalability, yu2023_funnel, yu2023_mnist,
-    # liu2018_blr)
-    assert checked >= len(experiments) - 4
+    # liu2018_blr, liu2018_sam)
+    assert checked >= len(experiments) - 5
