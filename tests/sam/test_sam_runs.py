@@ -11,7 +11,7 @@ from geobayes.pipeline.liu2018_sam_run import SamMethod, run_sam
 from geobayes.sam import SamSettings
 
 METHODS = {
-    "rsvgd": SamMethod("rsvgd", None, 1e-4, "decaying", "median", None, None, None, 3, 2),
+    "rsvgd": SamMethod("rsvgd", None, 1e-4, "decay", "median", None, None, None, 3, 2),
     "gmc_seq": SamMethod("gmc", "seq", 1e-3, None, None, 1, None, None, 3, 2),
     "sggmcb_par": SamMethod("sggmc", "par", 1e-3, None, None, 2, 1e-2, 50, 3, 2),
 }
@@ -44,6 +44,9 @@ def test_a_run_records_the_log_perplexity_after_every_epoch(name, corpus):
     ({"method": "sggmc", "mode": "par", "step_size": 1.0, "schedule": None, "bandwidth": None, "leapfrog_steps": 1,
       "friction": None, "batch_size": None, "inner": {"burn_in": 1, "kept": 1}},
      r"^m.gmc_x: sggmc needs \['friction'\]$"),
+    ({"method": "rsvgd", "mode": None, "step_size": 1.0, "schedule": "decaying", "bandwidth": "median",
+      "leapfrog_steps": None, "friction": None, "batch_size": None, "inner": {"burn_in": 1, "kept": 1}},
+     r"^m.gmc_x.schedule: expected one of \['fixed', 'decay'\], got 'decaying'$"),
 ])
 def test_a_bad_method_entry_is_one_line_naming_it(mapping, message):
     with pytest.raises(ValueError, match=message):

@@ -7,7 +7,8 @@ recorded (:func:`geobayes.sam.log_perplexity`, its Dirichlet draws the same at e
 
 * ``rsvgd``: the embedded-space RSVGD update (Prop. 9, :func:`geobayes.spheres.rsvgd_update`) with
   the Fisher-identity gradient of ``log p(beta | v)`` (:func:`geobayes.sam.log_posterior_gradient`),
-  one update per epoch (full batch), step ``eps0 / t^0.7`` from ``t = 2`` (the code's ``rsgd``);
+  one update per epoch (full batch), step ``eps0 / t^0.7`` from ``t = 2`` (the code's ``rsgd``,
+  :func:`geobayes.spheres.step_size`);
 * ``gmc``: geodesic Monte Carlo (Byrne & Girolami 2013) on ``beta`` given the topic proportions,
   Metropolis-within-Gibbs: ``theta_d | beta`` by the inner simplex sampler (its last kept state),
   then one GMC transition of ``beta`` with the Metropolis test on the joint
@@ -38,7 +39,10 @@ from geobayes.sam import SamSettings, corpus_mean_direction, log_perplexity, log
 from geobayes.sam.likelihood import log_likelihood
 from geobayes.sam.prior import log_prior
 from geobayes.sam.topic_proportions import sample_topic_proportions
-from geobayes.spheres import gmc_step, normalize_columns, rsvgd_update, sggmc_init, sggmc_step, sggmc_step_size
+from geobayes.spheres import (
+    SCHEDULES, gmc_step, normalize_columns, rsvgd_update, sggmc_init, sggmc_step, sggmc_step_size,
+)
+from geobayes.spheres import step_size as rsvgd_step_size
 
 __all__ = ["SamMethod", "initial_topics", "run_sam"]
 
@@ -58,7 +62,7 @@ class SamMethod:
     step_size
         RSVGD's ``eps0``; GMC's leapfrog step; SGGMC's learning rate ``gamma`` (step ``sqrt(gamma / D)``).
     schedule
-        RSVGD: ``fixed`` or ``decaying`` (``eps0 / t^0.7``).
+        RSVGD: ``fixed`` or ``decay`` (``eps0 / t^0.7``, :func:`geobayes.spheres.step_size`).
     bandwidth
         RSVGD: ``median`` (the code's adaptive kappa per topic) or a fixed kappa.
     leapfrog_steps
@@ -99,6 +103,8 @@ class SamMethod:
         missing = [name for name in needed if getattr(settings, name) is None]
         if missing:
             raise ValueError(f"{where}: {settings.method} needs {missing}")
+        if settings.method == "rsvgd" and settings.schedule not in SCHEDULES:
+            raise ValueError(f"{where}.schedule: expected one of {list(SCHEDULES)}, got {settings.schedule!r}")
         return settings
 
     def inner_settings(self, model: SamSettings) -> SamSettings:
@@ -194,8 +200,7 @@ def run_sam(key: jax.Array, arrays: Mapping[str, np.ndarray], settings: SamMetho
         epoch_key = jax.random.fold_in(keys["run"], epoch)
         if settings.method == "rsvgd":
             grads, rate = scores(epoch_key, state)
-            t = epoch + 1  # the code's rsgd: t starts at 2 (btTau0 = 1)
-            eps = settings.step_size / t**0.7 if settings.schedule == "decaying" else settings.step_size
+            eps = rsvgd_step_size(settings.schedule, settings.step_size, epoch - 1)  # decay: t = 2 first (rsgd)
             state = rsvgd_update(state, grads, eps, bandwidth=settings.bandwidth)
         elif settings.method == "gmc":
             state, rate = gmc_epoch(epoch_key, state)
