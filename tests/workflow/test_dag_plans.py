@@ -194,6 +194,7 @@ def test_paper_scale_dag_has_every_job():
     assert counts["yu2023_mnist_chain"] == points * mnist["seeds"] == 3160
     assert counts["yu2023_mnist_select"] == len(mnist["grid"]) == 30
     assert counts["figure_yu2023_mnist_convergence"] == len(mnist["widths"]) * len(mnist["priors"]) == 6
+    assert counts["figure_yu2023_alpha_sweep"] == 6  # Fig. 4 per (width, prior): Monge runs on every one
     assert counts["prepare_mnist_yu2023"] == counts["yu2023_funnel_geodesics"] == 1
     # Liu & Zhu (2018) Fig. 1: a run per panel x method x run; planned with a mirror that lacks Splice and
     # Covertype, so the stand-ins run, each on a split of its own per run (German 20, Australian 10)

@@ -140,3 +140,31 @@ rule figure_yu2023_mnist_convergence:
         ENV
     script:
         "../scripts/figure_yu2023_mnist_convergence.py"
+
+
+# Fig. 4: Monge's alpha^2 sweep, each alpha^2 at its validation-best learning rate, beside the other samplers.
+rule figure_yu2023_alpha_sweep:
+    input:
+        monge=lambda wildcards: yu2023_mnist_chain_files(wildcards.posterior, "monge", "json"),
+        selected=lambda wildcards: [f"results/yu2023_mnist/selected/{wildcards.posterior}/{sampler}.json"
+                                    for sampler in YU2023_MNIST_POINTS[wildcards.posterior]],
+    output:
+        pdf="figures/yu2023_alpha_sweep_{posterior}.pdf",
+        png="figures/yu2023_alpha_sweep_{posterior}.png",
+    params:
+        code=code_digest("sgmcmc.selection", "report.curve_panels", "report.yu2023_mnist_figures", "report.figures"),
+    log:
+        "logs/report/figure_yu2023_alpha_sweep_{posterior}.log",
+    benchmark:
+        "logs/benchmarks/report/figure_yu2023_alpha_sweep_{posterior}.tsv"
+    resources:
+        mem_mb=500,
+        runtime=5,
+    threads: 1
+    wildcard_constraints:
+        posterior=r"n\d+_[a-z]+-mlp",
+    conda:
+        ENV
+    script:
+        "../scripts/figure_yu2023_alpha_sweep.py"
+

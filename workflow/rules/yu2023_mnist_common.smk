@@ -49,9 +49,12 @@ SUMMARY_RECORDS["yu2023_mnist"] = yu2023_mnist_records
 
 
 def yu2023_mnist_targets():
-    """Its tables and a Fig. 3 per (width, prior) (rule all)."""
+    """Its tables, a Fig. 3 and a Fig. 4 per (width, prior) (rule all)."""
     tables = ["yu2023_table1", "yu2023_table2", "yu2023_table4", "yu2023_table6", "yu2023_table8"]
     if "n400_horseshoe-mlp" in YU2023_MNIST_POINTS:  # Table 10 is MNIST-400 with the horseshoe only
         tables.append("yu2023_table10")
     return ([f"tables/{name}.tex" for name in tables] + ["reports/yu2023_reproduction.md"]
-            + [f"figures/yu2023_convergence_{posterior}.pdf" for posterior in YU2023_MNIST_POINTS])
+            + [f"figures/yu2023_convergence_{posterior}.pdf" for posterior in YU2023_MNIST_POINTS]
+            # Fig. 4 (the paper's: N = 400, horseshoe) wherever Monge runs
+            + [f"figures/yu2023_alpha_sweep_{posterior}.pdf" for posterior, samplers in YU2023_MNIST_POINTS.items()
+               if "monge" in samplers])

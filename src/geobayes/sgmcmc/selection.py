@@ -7,7 +7,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-__all__ = ["Selection", "select_grid_point"]
+__all__ = ["Selection", "select_grid_point", "select_per_alpha2"]
 
 
 class Selection(NamedTuple):
@@ -58,3 +58,43 @@ def select_grid_point(records: Iterable[Mapping[str, Any]]) -> Selection:
         raise ValueError(f"select_grid_point: every grid point has a diverged run ({', '.join(excluded)}); "
                          "widen the learning-rate grid")
     return Selection(max(scores, key=scores.get), scores, excluded)
+
+
+def select_per_alpha2(records: Iterable[Mapping[str, Any]]) -> dict[float, Selection]:
+    """Monge's sweep of Yu et al. (2023), Fig. 4: for every ``alpha2`` its own validation-best learning rate.
+
+    The records of one (width, prior) and the Monge sampler are grouped by their ``alpha2`` and each
+    group goes through :func:`select_grid_point` (notes Sec. 5, Fig. 4: "for each alpha^2 the LP/acc
+    shown uses that alpha^2's validation-best LR"). An ``alpha2`` whose every point diverged is left
+    out (the paper's runs fail from alpha^2 = 2.5 on).
+
+    Parameters
+    ----------
+    records
+        Chain records with ``alpha2``, ``anchor``, ``valid_lp`` and ``n_failed``.
+
+    Returns
+    -------
+    dict
+        ``alpha2 -> Selection``, ascending in ``alpha2``.
+
+    Raises
+    ------
+    ValueError
+        If a record has no ``alpha2`` (not a Monge chain), or no ``alpha2`` has a valid point.
+    """
+    groups: dict[float, list[Mapping[str, Any]]] = {}
+    for record in records:
+        if record.get("alpha2") is None:
+            raise ValueError(f"select_per_alpha2: record {record.get('anchor')!r} has no alpha2 (not a Monge chain)")
+        groups.setdefault(float(record["alpha2"]), []).append(record)
+    chosen = {}
+    for alpha2 in sorted(groups):
+        try:
+            chosen[alpha2] = select_grid_point(groups[alpha2])
+        except ValueError:
+            continue
+    if not chosen:
+        raise ValueError(f"select_per_alpha2: every alpha2 ({sorted(groups)}) has only diverged points")
+    return chosen
+
