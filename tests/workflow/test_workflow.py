@@ -688,7 +688,7 @@ def test_tiny_run_yu2023_sgmcmc(tiny_run):
     for name in ("tables/yu2023_funnel.csv", "figures/yu2023_funnel_geodesics.pdf", "figures/yu2023_funnel_samples.pdf",
                  "tables/yu2023_table1.csv", "tables/yu2023_table2.tex", "tables/yu2023_table4.md",
                  "tables/yu2023_table6.csv", "tables/yu2023_table8.csv", "reports/yu2023_reproduction.md",
-                 "figures/yu2023_convergence_n20_horseshoe-mlp.pdf"):
+                 "figures/yu2023_convergence_n20_horseshoe-mlp.pdf", "figures/yu2023_alpha_sweep_n20_horseshoe-mlp.pdf"):
         assert (tiny_run / name).stat().st_size > 0, name
     funnel = wide(load_tidy(tiny_run / "results/summary/yu2023_funnel.csv"))
     assert set(funnel["method"]) == set(experiments["yu2023_funnel"]["samplers"])
