@@ -203,7 +203,7 @@ def test_paper_scale_dag_has_every_job():
     assert counts["prepare_liu2018_blr"] == 20 + 10 and counts["figure_liu2018_fig1"] == 1
     # Fig. 2: a SAM run per method x particle count x seed (Fig. 2a's count is one of Fig. 2b's)
     sam = config["experiments"]["liu2018_sam"]
-    assert counts["liu2018_sam_run"] == len(sam["methods"]) * len(sam["particles"]) * sam["seeds"] == 7 * 5
+    assert counts["liu2018_sam_run"] == len(sam["samplers"]) * len(sam["particles"]) * sam["seeds"] == 7 * 5
     assert counts["prepare_liu2018_sam"] == counts["figure_liu2018_fig2"] == 1
 
 

@@ -52,7 +52,7 @@ rule liu2018_sam_run:
         **gpu_resources(),
     threads: 1
     wildcard_constraints:
-        method="|".join(LIU2018_SAM["methods"]) or "-",
+        method="|".join(LIU2018_SAM["samplers"]) or "-",
         particles=r"\d+",
         seed=r"\d+",
     conda:

@@ -12,7 +12,7 @@ def liu2018_sam_run_files(suffix, particles=None):
     """Every run record: method x particle count x seed (or one particle count)."""
     counts = liu2018_sam_particle_counts() if particles is None else [particles]
     return [f"results/liu2018_sam/{method}/n{n}/seed{seed}.{suffix}"
-            for method in LIU2018_SAM["methods"] for n in counts for seed in range(LIU2018_SAM["seeds"])]
+            for method in LIU2018_SAM["samplers"] for n in counts for seed in range(LIU2018_SAM["seeds"])]
 
 
 SUMMARY_RECORDS["liu2018_sam"] = lambda: liu2018_sam_run_files("json")

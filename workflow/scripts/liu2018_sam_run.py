@@ -14,7 +14,7 @@ smk = snakemake  # noqa: F821
 with logged_to(smk.log[0]) as log:
     device = use_device(smk.params.device)
     w, settings = smk.wildcards, smk.params.experiment
-    method = SamMethod.from_mapping(settings["methods"][w.method], f"experiments.liu2018_sam.methods.{w.method}")
+    method = SamMethod.from_mapping(settings["samplers"][w.method], f"experiments.liu2018_sam.samplers.{w.method}")
     model = SamSettings(n_topics=settings["topics"], **settings["model"])
     documents = load_prepared(smk.input.data, "liu2018_sam")
     record, curves = run_sam(derive_key(smk.params.seed, "liu2018_sam", w.method, int(w.particles), int(w.seed)),
