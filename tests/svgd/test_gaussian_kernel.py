@@ -50,3 +50,11 @@ def test_bad_bandwidths_give_one_line_errors(spec, fragment):
 def test_good_bandwidth_specs():
     assert check_bandwidth("median") == "median"
     assert check_bandwidth([1, 2.5]) == (1.0, 2.5)
+
+
+def test_config_bandwidth_names_map_to_the_median_trick_and_the_codes_summed_list():
+    from geobayes.svgd import DEFAULT_BANDWIDTHS, bandwidth_from_name
+
+    assert bandwidth_from_name("median") == "median" and bandwidth_from_name("summed") == DEFAULT_BANDWIDTHS
+    with pytest.raises(ValueError, match=r"^bandwidth: expected one of \['median', 'summed'\], got 'mean'$"):
+        bandwidth_from_name("mean")

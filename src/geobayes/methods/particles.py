@@ -18,7 +18,7 @@ import jax.numpy as jnp
 from geobayes.methods.base import ApproximateDraws, sample_count
 from geobayes.methods.tangent_gaussian import TangentGaussian
 from geobayes.settings import SettingsError
-from geobayes.svgd import ParticleRun, build_optimizer, check_bandwidth, run_particles
+from geobayes.svgd import BANDWIDTH_NAMES, ParticleRun, bandwidth_from_name, build_optimizer, run_particles
 
 __all__ = ["ParticleApproximation", "ParticleSettings", "fit_particles"]
 
@@ -53,8 +53,8 @@ class ParticleSettings:
     def __post_init__(self):
         if self.particles < 2 or self.iterations < 1:
             raise SettingsError(f"particles must be >= 2 and iterations >= 1, got {self.particles} and {self.iterations}")
-        if self.bandwidth not in ("median", "summed"):
-            raise SettingsError(f"bandwidth: expected 'median' or 'summed', got {self.bandwidth!r}")
+        if self.bandwidth not in BANDWIDTH_NAMES:
+            raise SettingsError(f"bandwidth: expected one of {list(BANDWIDTH_NAMES)}, got {self.bandwidth!r}")
         try:
             build_optimizer(self.optimizer, self.step_size)
         except ValueError as error:
@@ -63,9 +63,7 @@ class ParticleSettings:
     @property
     def bandwidth_spec(self):
         """The kernel's bandwidth as :mod:`geobayes.svgd.gaussian_kernel` takes it."""
-        from geobayes.svgd import DEFAULT_BANDWIDTHS
-
-        return check_bandwidth("median" if self.bandwidth == "median" else DEFAULT_BANDWIDTHS)
+        return bandwidth_from_name(self.bandwidth)
 
 
 class ParticleApproximation(eqx.Module):

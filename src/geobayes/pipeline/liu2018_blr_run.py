@@ -20,15 +20,11 @@ import numpy as np
 
 from geobayes.pipeline.compile_clock import CompileClock
 from geobayes.svgd import (
-    DEFAULT_BANDWIDTHS, blr_metric_quantities, build_optimizer, check_density_convention, rsvgd_field, run_particles,
-    svgd_field,
+    BANDWIDTH_NAMES, bandwidth_from_name, blr_metric_quantities, build_optimizer, check_density_convention, rsvgd_field,
+    run_particles, svgd_field,
 )
 
 __all__ = ["BlrMethod", "blr_score", "predictive_metrics", "run_blr"]
-
-#: Bandwidth names of the config -> the spec of :mod:`geobayes.svgd.gaussian_kernel`.
-_BANDWIDTHS = {"summed": DEFAULT_BANDWIDTHS, "median": "median"}
-
 
 @dataclasses.dataclass(frozen=True)
 class BlrMethod:
@@ -53,8 +49,8 @@ class BlrMethod:
             raise ValueError(f"{where}: {error}") from None
         if settings.method not in ("svgd", "rsvgd"):
             raise ValueError(f"{where}.method: expected 'svgd' or 'rsvgd', got {settings.method!r}")
-        if settings.bandwidth not in _BANDWIDTHS:
-            raise ValueError(f"{where}.bandwidth: expected one of {sorted(_BANDWIDTHS)}, got {settings.bandwidth!r}")
+        if settings.bandwidth not in BANDWIDTH_NAMES:
+            raise ValueError(f"{where}.bandwidth: expected one of {sorted(BANDWIDTH_NAMES)}, got {settings.bandwidth!r}")
         try:
             if settings.method == "rsvgd":
                 check_density_convention(settings.density_convention)
@@ -110,7 +106,7 @@ def run_blr(key: jax.Array, arrays: Mapping[str, np.ndarray], settings: BlrMetho
     def score(w):
         return blr_score(w, X, y, alpha)
 
-    bandwidth = _BANDWIDTHS[settings.bandwidth]
+    bandwidth = bandwidth_from_name(settings.bandwidth)
     if settings.method == "rsvgd":
         direction = rsvgd_field(score, lambda w: blr_metric_quantities(w, X, alpha), bandwidth,
                                 settings.density_convention)

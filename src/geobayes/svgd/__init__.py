@@ -15,7 +15,7 @@
 
 from geobayes.svgd.coordinate_metric import MetricQuantities, blr_metric, blr_metric_quantities, metric_quantities
 from geobayes.svgd.gaussian_kernel import (
-    DEFAULT_BANDWIDTHS, BandwidthSpec, check_bandwidth, gaussian_kernel, median_bandwidth, pairwise_sq_distances,
+    BANDWIDTH_NAMES, DEFAULT_BANDWIDTHS, BandwidthSpec, bandwidth_from_name, check_bandwidth, gaussian_kernel, median_bandwidth, pairwise_sq_distances,
     resolve_bandwidths,
 )
 from geobayes.svgd.particle_optimizers import (
@@ -28,7 +28,7 @@ from geobayes.svgd.rsvgd_coordinates import (
 from geobayes.svgd.svgd_direction import svgd_direction, svgd_field
 
 __all__ = [
-    "DEFAULT_BANDWIDTHS", "OPTIMIZERS", "AdagradMomentumState", "BandwidthSpec", "DensityConvention", "GDState",
+    "BANDWIDTH_NAMES", "DEFAULT_BANDWIDTHS", "OPTIMIZERS", "bandwidth_from_name", "AdagradMomentumState", "BandwidthSpec", "DensityConvention", "GDState",
     "MetricQuantities", "ParticleOptimizer", "ParticleRun", "adagrad_momentum", "blr_metric",
     "blr_metric_quantities", "build_optimizer", "check_bandwidth", "check_density_convention", "gaussian_kernel",
     "gd", "median_bandwidth", "metric_quantities", "pairwise_sq_distances", "resolve_bandwidths",

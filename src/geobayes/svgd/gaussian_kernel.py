@@ -15,8 +15,8 @@ from typing import Union
 import jax.numpy as jnp
 
 __all__ = [
-    "BandwidthSpec", "DEFAULT_BANDWIDTHS", "check_bandwidth", "gaussian_kernel", "median_bandwidth",
-    "pairwise_sq_distances", "resolve_bandwidths",
+    "BANDWIDTH_NAMES", "BandwidthSpec", "DEFAULT_BANDWIDTHS", "bandwidth_from_name", "check_bandwidth",
+    "gaussian_kernel", "median_bandwidth", "pairwise_sq_distances", "resolve_bandwidths",
 ]
 
 #: ``"median"`` or a tuple of bandwidths ``h > 0`` whose Gaussian kernels are summed.
@@ -24,6 +24,18 @@ BandwidthSpec = Union[str, tuple[float, ...]]
 
 #: The official BLR code's bandwidth list (``bandwidth = [1e-4, ..., 1000]``, notes Sec. 2.1).
 DEFAULT_BANDWIDTHS: tuple[float, ...] = (1e-4, 1e-2, 1e-1, 1.0, 10.0, 30.0, 100.0, 300.0, 1000.0)
+
+#: The configs' bandwidth names: the median trick, or the official code's summed list.
+BANDWIDTH_NAMES = ("median", "summed")
+
+
+def bandwidth_from_name(name: str) -> BandwidthSpec:
+    """The spec a config names: ``"median"`` or ``"summed"`` (:data:`DEFAULT_BANDWIDTHS`); else a one-line error."""
+    if name == "summed":
+        return DEFAULT_BANDWIDTHS
+    if name == "median":
+        return "median"
+    raise ValueError(f"bandwidth: expected one of {list(BANDWIDTH_NAMES)}, got {name!r}")
 
 
 def pairwise_sq_distances(x: jnp.ndarray, y: jnp.ndarray | None = None) -> jnp.ndarray:
