@@ -1,15 +1,12 @@
 # Shared helpers of the geobayes rules: the config slices, the posteriors, wildcard constraints and the library
 # modules each step depends on. No science here: the logic lives in src/geobayes.
 
-import csv
 import functools
 import os
 import re
 from pathlib import Path
 
 import yaml
-
-from geobayes.data.download import resolve_mirror
 
 REPO = Path(workflow.basedir)
 LIBRARY = REPO / "src" / "geobayes"
@@ -232,30 +229,7 @@ def reference_files(wildcards):
     return {"reference_npz": f"{stem}.npz", "reference_json": f"{stem}.json"}
 
 
-def registry_files():
-    """Regex-escaped relative paths of every registered data file (for wildcard constraints)."""
-    with open(LIBRARY / "data" / "registry.tsv") as handle:
-        return [re.escape(row["file"]) for row in csv.DictReader(handle, delimiter="\t")]
-
-
-def download_patterns():
-    """`registry_files`, and the files of the data sets known to be unavailable
-    (geobayes.data.registry.UNAVAILABLE): asking for one of those runs `download`, which ends
-    with one line saying how to add it."""
-    from geobayes.data.registry import UNAVAILABLE, datasets
-
-    unavailable = [re.escape(f) for item in UNAVAILABLE for f in item.files]
-    unavailable += [f"{re.escape(item.dataset)}/.+" for item in UNAVAILABLE if item.dataset not in datasets()]
-    return registry_files() + unavailable
-
-
-def unavailable_offline(files):
-    """Whether registered files are missing from the configured mirror (GEOBAYES_DATA_MIRROR or
-    data.mirror): a run reading a mirror cannot fetch them, one without a mirror downloads them."""
-    mirror = resolve_mirror(config["data"]["mirror"])
-    return mirror is not None and not all((mirror / f).exists() for f in files)
-
-
+include: "data_sources.smk"
 include: "code_digest.smk"
 
 
