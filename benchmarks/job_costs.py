@@ -5,7 +5,9 @@ Every rule writes a benchmark at its log's path under ``logs/benchmarks/`` (chec
 seconds (``cpu_time``) and peak resident memory (``max_rss``, MB). The rule of a file is found by
 matching it against each rule's ``benchmark:`` pattern in ``workflow/rules/*.smk``; its paper by
 the posterior in its path (the model part names the experiment, as ``experiment_of`` in
-``common.smk``) or, for the studies without posteriors, by the rule. Shared by
+``common.smk``) or, for the studies without posteriors, by the rule. A job run in the run's warm
+process (config ``warm_start``, ``geobayes.pipeline.warm_start``) spent its CPU in a fork that the
+benchmark does not see: its log's last line gives the fork's CPU seconds (added here) and peak memory. Shared by
 ``bench_quick_dag.py`` and ``project_paper_scale.py``.
 """
 
@@ -25,7 +27,10 @@ PAPER_OF_EXPERIMENT = {
                     "yu2024"),
     **dict.fromkeys(("glm", "synthetic", "usps", "growth", "rosenbrock", "lingauss", "bnn_hartmann",
                      "bnn_classifier", "bnn_hartmann_maps", "wg_timing"), "hartmann2026"),
-    "bnn_bergamin": "bergamin2023",
+    **dict.fromkeys(("bnn_bergamin", "bergamin_banana", "bergamin_pinwheel", "bergamin_uci", "bergamin_mnist"),
+                    "bergamin2023"),
+    **dict.fromkeys(("yu2023_funnel", "yu2023_mnist"), "yu2023"),
+    **dict.fromkeys(("liu2018_blr", "liu2018_sam"), "liu2018"),
 }
 
 #: Rules without a posterior in their benchmark path: the paper by the rule (or by its wildcard).
@@ -110,6 +115,19 @@ def paper_of(rule: str, wildcards: Mapping[str, str], owners: Mapping[str, str])
     return _RULE_PAPER.get(rule, "all")
 
 
+#: The line geobayes.pipeline.warm_start.hand_over appends to a job's log (its CPU_LINE).
+_WARM_USAGE = re.compile(r"^warm start: the job's fork used ([0-9.]+) CPU seconds(?: and ([0-9.]+) MB at most)?$", re.M)
+
+
+def warm_usage(benchmark_twin: Path) -> tuple[float, float]:
+    """CPU seconds and peak MB of the warm-process fork that ran a job, from its log (the
+    benchmark's path under ``logs/`` with ``.log`` for ``.tsv``); (0, 0) for a job run in its own
+    interpreter."""
+    log = benchmark_twin.with_suffix(".log")
+    found = _WARM_USAGE.findall(log.read_text(errors="replace")) if log.is_file() else []
+    return (float(found[-1][0]), float(found[-1][1] or 0.0)) if found else (0.0, 0.0)
+
+
 def read_job_costs(work: Path, repo: Path, owners: Mapping[str, str]) -> list[JobCost]:
     """Every benchmark file under ``work/logs/benchmarks``, attributed to its rule and paper.
 
@@ -128,8 +146,9 @@ def read_job_costs(work: Path, repo: Path, owners: Mapping[str, str]) -> list[Jo
         header, row = (line.split("\t") for line in tsv.read_text().splitlines()[-2:])
         values = dict(zip(header, row))
         number = lambda key: float(values[key]) if values.get(key, "NA") not in ("NA", "-") else float("nan")  # noqa: E731
+        fork_cpu_s, fork_rss_mb = warm_usage(work / "logs" / tsv.relative_to(work / "logs" / "benchmarks"))
         costs.append(JobCost(rule, paper_of(rule, match.groupdict(), owners), relative, number("s"),
-                             number("cpu_time"), number("max_rss")))
+                             number("cpu_time") + fork_cpu_s, max(number("max_rss"), fork_rss_mb)))
     return costs
 
 

@@ -15,13 +15,24 @@ from data_mirror import mirror_root
 REPO = Path(__file__).resolve().parents[1]
 MIRROR = mirror_root()  # as the pipeline finds it: $GEOBAYES_DATA_MIRROR, else ../shared/data
 SNAKEMAKE = str(Path(sys.executable).with_name("snakemake"))
+#: Holds an ``scontrol`` that fails at once. Snakemake loads every installed executor plugin at
+#: start, and snakemake-executor-plugin-slurm then runs ``scontrol show config`` (for a help text).
+#: Where slurm-client is installed but no controller answers (this machine kind once the cluster
+#: test has stopped its daemons) that call waits ~9 s for its timeout, at every Snakemake start of
+#: a test. Local runs use no SLURM, so they see this one; the cluster test uses the real one.
+NO_SLURM_CONTROLLER = Path(__file__).resolve().with_name("no_slurm_controller")
+
+
+def local_environment(**overrides: str) -> dict[str, str]:
+    """The environment of a local (non-SLURM) Snakemake run: the data mirror set, no SLURM probe."""
+    path = f"{NO_SLURM_CONTROLLER}{os.pathsep}{os.environ.get('PATH', '')}"
+    return dict(os.environ, GEOBAYES_DATA_MIRROR=str(MIRROR), PATH=path, **overrides)
 
 
 def run_snakemake(*args: str, cwd: Path = REPO, timeout: float = 900) -> subprocess.CompletedProcess:
     """``snakemake *args`` in ``cwd`` with the data mirror set, output captured."""
-    env = dict(os.environ, GEOBAYES_DATA_MIRROR=str(MIRROR))
     return subprocess.run(
-        [SNAKEMAKE, *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout
+        [SNAKEMAKE, *args], cwd=cwd, env=local_environment(), capture_output=True, text=True, timeout=timeout
     )
 
 

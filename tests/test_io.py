@@ -118,7 +118,7 @@ def test_load_npz_refuses_pickles(tmp_path):
 
 def test_provenance_fields():
     record = io.provenance()
-    assert set(record) == {"python", "platform", "packages", "jax_backend", "git_commit"}
+    assert set(record) == {"python", "platform", "packages", "jax_backend", "git_commit", "xla_flags"}
     assert set(record["packages"]) == set(io.PROVENANCE_PACKAGES)
     assert record["packages"]["numpy"] == np.__version__
     assert record["jax_backend"] == "cpu"

@@ -283,7 +283,9 @@ def provenance() -> dict[str, Any]:
         name in :data:`PROVENANCE_PACKAGES` to its installed version or ``None``),
         ``jax_backend`` (``jax.default_backend()``, or ``None`` where the process never imported
         JAX) and ``git_commit``
-        (``git rev-parse HEAD`` of the repository holding this package, or ``None``).
+        (``git rev-parse HEAD`` of the repository holding this package, or ``None``) and
+        ``xla_flags`` (the ``XLA_FLAGS`` the process ran with, e.g. config ``xla_optimization``'s, or
+        ``None``).
     """
     return {
         "python": sys.version.split()[0],
@@ -291,6 +293,7 @@ def provenance() -> dict[str, Any]:
         "packages": {name: _package_version(name) for name in PROVENANCE_PACKAGES},
         "jax_backend": _jax_backend(),
         "git_commit": _git_commit(),
+        "xla_flags": os.environ.get("XLA_FLAGS"),
     }
 
 

@@ -4,31 +4,21 @@ tried and how to fix it, and no Python traceback."""
 
 from __future__ import annotations
 
-import os
-import shutil
 import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
 from data_mirror import mirror_file
+from snakemake_runs import SNAKEMAKE, copy_repository, local_environment
 
 from geobayes.data import get_file
 
 pytestmark = [pytest.mark.workflow, pytest.mark.slow]
 
-REPO = Path(__file__).resolve().parents[2]
-SNAKEMAKE = str(Path(sys.executable).with_name("snakemake"))
 
 
 def test_missing_tampered_and_unavailable_data_each_end_in_one_line(tmp_path):
-    work = tmp_path / "repo"
-    ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
-    for part in ("workflow", "config", "src", "profiles"):
-        shutil.copytree(REPO / part, work / part, ignore=ignore, symlinks=True)
-    shutil.copy(REPO / "Snakefile", work / "Snakefile")
-    shutil.copy(REPO / "environment.yml", work / "environment.yml")
+    work = copy_repository(tmp_path / "repo")
     # A wrong copy of a real file placed by hand in data/raw (one byte flipped).
     tampered = work / "data" / "raw" / "logreg" / "pima.npy"
     tampered.parent.mkdir(parents=True)
@@ -39,7 +29,7 @@ def test_missing_tampered_and_unavailable_data_each_end_in_one_line(tmp_path):
                "data/prepared/logreg/pima_standardised.npz",  # reads the tampered file
                "data/raw/splice/benchmarks.mat",  # pinned by its git blob id only, not in the mirror
                "data/raw/logreg/microarray.npy"]  # where the GLM experiment would look for Microarray
-    env = dict(os.environ, GEOBAYES_DATA_MIRROR="/nonexistent", PYTHONPATH=str(work / "src"))
+    env = local_environment(GEOBAYES_DATA_MIRROR="/nonexistent", PYTHONPATH=str(work / "src"))
     result = subprocess.run([SNAKEMAKE, *targets, "--cores", "1", "--keep-going", "--configfile", "config/tiny.yaml"],
                             cwd=work, env=env, capture_output=True, text=True, timeout=300)
     console = result.stdout + result.stderr

@@ -3,23 +3,19 @@ experiment's sample count, written by one job per posterior covering the repetit
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 import yaml
 
-from data_mirror import mirror_root
+from snakemake_runs import SNAKEMAKE, local_environment
 
 pytestmark = pytest.mark.workflow
 
 REPO = Path(__file__).resolve().parents[2]
-MIRROR = mirror_root()
-SNAKEMAKE = str(Path(sys.executable).with_name("snakemake"))
 
 TINY_CONFIG = yaml.safe_load((REPO / "config" / "tiny.yaml").read_text())
 EXPERIMENTS = ("gaussian", "squiggle", "logreg")
@@ -52,7 +48,7 @@ def test_floor_files_plan_one_floor_per_posterior_and_repetition(tmp_path):
     collect = f"[f for e in ({experiments}) for f in floor_files(e)]"
     (work / "Snakefile").write_text(snakefile + f"\n\nrule floor_check:\n    input:\n        {collect},\n")
     result = subprocess.run([SNAKEMAKE, "-n", "--configfile", "config/tiny.yaml", "--", "floor_check"], cwd=work,
-                            env=dict(os.environ, GEOBAYES_DATA_MIRROR=str(MIRROR)), capture_output=True, text=True,
+                            env=local_environment(), capture_output=True, text=True,
                             timeout=900)
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     jobs = [line.split(", ") for line in re.findall(r"output: (results/floor/.+)", result.stdout)]

@@ -22,9 +22,10 @@ import pytest
 import yaml
 
 from data_mirror import missing
-from snakemake_runs import MIRROR, REPO, SNAKEMAKE, copy_repository, declared_count, run_snakemake
+from snakemake_runs import MIRROR, REPO, SNAKEMAKE, copy_repository, declared_count, local_environment, run_snakemake
 
 from geobayes.io import load_json
+from geobayes.pipeline.warm_start import CPU_LINE
 from geobayes.report.tidy import WALL_CLOCK_METRICS, load_tidy, tidy_frame, wide
 
 pytestmark = pytest.mark.workflow
@@ -106,6 +107,16 @@ def test_tiny_run_records_sidecars_and_checks(tiny_run):
     assert sidecar["provenance"]["packages"]["jax"]
     assert sidecar["result_codes"] == {"0": sidecar["n_samples"]}
     assert sidecar["config"]["approximation"]["ode"]["max_steps"] == 4096
+
+
+def test_tiny_run_jobs_ran_in_the_warm_process(tiny_run):
+    """config/tiny.yaml sets warm_start: every Python job of the local run ran in a fork of the
+    run's warm process, whose CPU seconds its log records (geobayes.pipeline.warm_start)."""
+    logs = sorted((tiny_run / "logs").rglob("*.log"))
+    assert len(logs) > 300
+    cold = [str(log.relative_to(tiny_run)) for log in logs
+            if not CPU_LINE.split("{")[0] in log.read_text(errors="replace")]
+    assert not cold, f"{len(cold)} jobs ran in their own interpreter: {cold[:5]}"
 
 
 def test_tiny_run_banana_anchors_and_exact_references(tiny_run):
@@ -627,7 +638,7 @@ def test_run_killed_mid_job_resumes_to_the_same_tables(tiny_run, tmp_path):
     for removed in KILL_REMOVED:
         shutil.rmtree(work / removed) if (work / removed).is_dir() else (work / removed).unlink()
     command = [SNAKEMAKE, KILL_TARGET, "--cores", "2", "--configfile", "config/tiny.yaml"]
-    env = dict(os.environ, GEOBAYES_DATA_MIRROR=str(MIRROR))
+    env = local_environment()
     approximations = work / "results/approximation/ripley_standardised-logreg/euclidean"
     start = time.monotonic()
     log = tmp_path / "killed_run.log"

@@ -8,6 +8,10 @@ lowering and compilation of fit and sample; later repetitions reuse them); every
 records its seconds per sample without compilation (``seconds_per_sample``).
 """
 
+from geobayes.pipeline.warm_start import hand_over
+
+hand_over(snakemake)  # noqa: F821  (in the run's warm process, if one answers: geobayes.pipeline.warm_start)
+
 import jax
 import jax.numpy as jnp
 import numpy as np

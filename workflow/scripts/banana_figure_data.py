@@ -3,6 +3,10 @@ the figure rule only draws: the Fisher metric at the ellipse centres, the log de
 window, 300 Gaussian points from the Hausdorff MAP and their Exp-map images under RLA-F, and the
 distinct Euclidean maxima among the MAP's restarts."""
 
+from geobayes.pipeline.warm_start import hand_over
+
+hand_over(snakemake)  # noqa: F821  (in the run's warm process, if one answers: geobayes.pipeline.warm_start)
+
 import jax
 import jax.numpy as jnp
 import numpy as np

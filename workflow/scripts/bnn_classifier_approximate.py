@@ -1,6 +1,10 @@
 """LA or WG at one optimum of Hartmann et al.'s (2026) App. D classifier, and the Monte-Carlo
 predictive variance of p(y = 1 | x) on the input grid and at the training inputs (Fig. 8)."""
 
+from geobayes.pipeline.warm_start import hand_over
+
+hand_over(snakemake)  # noqa: F821  (in the run's warm process, if one answers: geobayes.pipeline.warm_start)
+
 import jax
 import jax.numpy as jnp
 import numpy as np

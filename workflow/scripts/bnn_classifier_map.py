@@ -1,6 +1,10 @@
 """One optimum (a)-(e) of Hartmann et al.'s (2026) App. D classifier: BFGS from initialisation k,
 then the training fit and the eigenvalues of the Fisher information I(theta_hat) (Fig. 9)."""
 
+from geobayes.pipeline.warm_start import hand_over
+
+hand_over(snakemake)  # noqa: F821  (in the run's warm process, if one answers: geobayes.pipeline.warm_start)
+
 import jax
 import jax.numpy as jnp
 import numpy as np

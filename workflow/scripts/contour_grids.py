@@ -2,6 +2,10 @@
 and the true, WG and LA densities on one grid (geobayes.metrics.contour_grids); the figure rule
 only draws them."""
 
+from geobayes.pipeline.warm_start import hand_over
+
+hand_over(snakemake)  # noqa: F821  (in the run's warm process, if one answers: geobayes.pipeline.warm_start)
+
 import jax
 import numpy as np
 

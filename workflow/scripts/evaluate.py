@@ -6,6 +6,10 @@
 one method (inputs and outputs in the order of ``params.repetitions``).
 """
 
+from geobayes.pipeline.warm_start import hand_over
+
+hand_over(snakemake)  # noqa: F821  (in the run's warm process, if one answers: geobayes.pipeline.warm_start)
+
 from geobayes.io import load_json, load_npz, save_json
 from geobayes.metrics import wasserstein1, wasserstein1_1d, wasserstein2
 from geobayes.pipeline.step import Stopwatch, logged_to, sidecar

@@ -2,6 +2,10 @@
 reference's on the figure grid (Hartmann et al. 2026, Fig. 5: "W2(f#rho_WG, f#rho_NUTS)"), averaged
 over the grid and as root mean square; a tidy record (stage pushforward_evaluation)."""
 
+from geobayes.pipeline.warm_start import hand_over
+
+hand_over(snakemake)  # noqa: F821  (in the run's warm process, if one answers: geobayes.pipeline.warm_start)
+
 from geobayes.io import load_json, load_npz, save_json
 from geobayes.metrics.predictive import mean_pushforward_wasserstein2, rms_pushforward_wasserstein2
 from geobayes.pipeline.step import logged_to, sidecar

@@ -2,6 +2,10 @@
 images from the Hausdorff MAP) and Fig. 5 (the MAP anchors; RLA-F from each) of Yu et al. (2024),
 drawn from rule banana_figure_data's arrays and the target's density grid."""
 
+from geobayes.pipeline.warm_start import hand_over
+
+hand_over(snakemake)  # noqa: F821  (in the run's warm process, if one answers: geobayes.pipeline.warm_start)
+
 import numpy as np
 
 from geobayes.io import load_npz

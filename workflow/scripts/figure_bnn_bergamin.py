@@ -2,6 +2,10 @@
 columns: LA, lin-LA, riem-LA, lin-riem-LA and the mini-batched variants) and the predictive
 mean +- 2 std, on the random or the in-between split."""
 
+from geobayes.pipeline.warm_start import hand_over
+
+hand_over(snakemake)  # noqa: F821  (in the run's warm process, if one answers: geobayes.pipeline.warm_start)
+
 from geobayes.pipeline.step import logged_to
 from geobayes.report.bnn_figures import function_sample_panels, predictive_band_panels
 from geobayes.report.bnn_panels import METHOD_LABELS, load_panel

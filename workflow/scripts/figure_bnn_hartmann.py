@@ -1,6 +1,10 @@
 """Hartmann et al. (2026), Fig. 5: predictive of WG, LA and NUTS on the 142-parameter network (the W2
 of the push-forward against NUTS is rule evaluate_pushforward's, table bnn_hartmann_pushforward_w2)."""
 
+from geobayes.pipeline.warm_start import hand_over
+
+hand_over(snakemake)  # noqa: F821  (in the run's warm process, if one answers: geobayes.pipeline.warm_start)
+
 from geobayes.io import load_npz
 from geobayes.pipeline.step import logged_to
 from geobayes.report.bnn_pushforward_figures import pushforward_figure

@@ -2,6 +2,10 @@
 of the 142-parameter network, and the pairwise W2 between them per input x (computed upstream by
 rule map_robustness)."""
 
+from geobayes.pipeline.warm_start import hand_over
+
+hand_over(snakemake)  # noqa: F821  (in the run's warm process, if one answers: geobayes.pipeline.warm_start)
+
 from geobayes.io import load_json, load_npz
 from geobayes.metrics.predictive import PairwiseW2
 from geobayes.pipeline.step import logged_to

@@ -1,6 +1,10 @@
 """Fig. 15 of Yu et al. (2024): an example sine data set and seconds per sample vs N, from the
 tidy rows of results/summary/bnn_scalability.csv."""
 
+from geobayes.pipeline.warm_start import hand_over
+
+hand_over(snakemake)  # noqa: F821  (in the run's warm process, if one answers: geobayes.pipeline.warm_start)
+
 from geobayes.io import load_npz
 from geobayes.pipeline.step import logged_to
 from geobayes.report.bnn_scalability import scalability_figure, scalability_lines

@@ -1,6 +1,10 @@
 """Yu et al. (2024), Figs. 6 / 14 (function samples of the geodesic methods and NUTS on the
 complete and gap splits), Fig. 10 (ELA) and Figs. 11-13 (each method's worst repetition)."""
 
+from geobayes.pipeline.warm_start import hand_over
+
+hand_over(snakemake)  # noqa: F821  (in the run's warm process, if one answers: geobayes.pipeline.warm_start)
+
 from geobayes.io import load_json
 from geobayes.pipeline.step import logged_to
 from geobayes.report.bnn_figures import function_sample_panels

@@ -1,6 +1,10 @@
 """Bergamin et al. (2023), Fig. 6 and Figs. D.5, D.6: the confidence of each method's predictive on the
 2-D grid (rows: methods, columns: prior optimised / fixed), seed 0, repetition 0."""
 
+from geobayes.pipeline.warm_start import hand_over
+
+hand_over(snakemake)  # noqa: F821  (in the run's warm process, if one answers: geobayes.pipeline.warm_start)
+
 import numpy as np
 
 from geobayes.data.prepared import load_prepared

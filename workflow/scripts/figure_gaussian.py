@@ -1,6 +1,10 @@
 """Snakemake script: Yu et al. (2024) Fig. 2 (ELA vs RLA-B on N(0, I_2)) and Fig. 3 (first-
 coordinate W1 vs dimension D, mean +- 2 std over runs)."""
 
+from geobayes.pipeline.warm_start import hand_over
+
+hand_over(snakemake)  # noqa: F821  (in the run's warm process, if one answers: geobayes.pipeline.warm_start)
+
 from pathlib import Path
 
 import numpy as np

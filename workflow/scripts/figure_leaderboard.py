@@ -1,5 +1,9 @@
 """The cross-method leaderboard figure, drawn from the leaderboard table's cells."""
 
+from geobayes.pipeline.warm_start import hand_over
+
+hand_over(snakemake)  # noqa: F821  (in the run's warm process, if one answers: geobayes.pipeline.warm_start)
+
 import pandas as pd
 
 from geobayes.pipeline.step import logged_to

@@ -1,6 +1,10 @@
 """Snakemake script: Liu & Zhu's (2018) Fig. 2: (a) test log-perplexity along epochs at `figure_particles`
 particles, (b) at the last epoch against the particle count (mean and std over seeds)."""
 
+from geobayes.pipeline.warm_start import hand_over
+
+hand_over(snakemake)  # noqa: F821  (in the run's warm process, if one answers: geobayes.pipeline.warm_start)
+
 from collections import defaultdict
 
 import numpy as np

@@ -1,6 +1,10 @@
 """Logistic-regression figure: W and T of Yu et al. (2024), Table 2, ours beside the paper's,
 drawn from the table's cells (tables/yu2024_table2.csv)."""
 
+from geobayes.pipeline.warm_start import hand_over
+
+hand_over(snakemake)  # noqa: F821  (in the run's warm process, if one answers: geobayes.pipeline.warm_start)
+
 import pandas as pd
 
 from geobayes.pipeline.step import logged_to

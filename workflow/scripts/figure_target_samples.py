@@ -3,6 +3,10 @@ x method (Yu et al. 2024: Fig. 4 easy squiggle, Fig. 8 difficult squiggle, Fig. 
 Fig. 7 banana), each panel noting the mean function evaluations T and any failed samples; the
 contours are rule target_density_grid's."""
 
+from geobayes.pipeline.warm_start import hand_over
+
+hand_over(snakemake)  # noqa: F821  (in the run's warm process, if one answers: geobayes.pipeline.warm_start)
+
 from pathlib import Path
 
 import numpy as np

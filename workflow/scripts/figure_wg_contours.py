@@ -3,6 +3,10 @@
 at the same levels, drawn from the grids of rule contour_grids. Fig. 1 (figure=synthetic): rows =
 family, columns = n; Fig. 3 (figure=shapes): one panel per target."""
 
+from geobayes.pipeline.warm_start import hand_over
+
+hand_over(snakemake)  # noqa: F821  (in the run's warm process, if one answers: geobayes.pipeline.warm_start)
+
 from geobayes.metrics.contour_grids import load_panels
 from geobayes.pipeline.step import logged_to
 from geobayes.report.figures import save_figure, set_style

@@ -2,6 +2,10 @@
 panels WG | NUTS | LA of two coordinates with the MAP, our W2 (mean ± std over repetitions, from
 the experiment's tidy rows) and failed-sample counts in the titles."""
 
+from geobayes.pipeline.warm_start import hand_over
+
+hand_over(snakemake)  # noqa: F821  (in the run's warm process, if one answers: geobayes.pipeline.warm_start)
+
 import numpy as np
 
 from geobayes.io import load_npz

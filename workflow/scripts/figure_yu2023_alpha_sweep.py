@@ -2,6 +2,10 @@
 alpha^2, each alpha^2 at its own validation-best learning rate (mean and std over seeds), with the other
 samplers' selected points as flat bands."""
 
+from geobayes.pipeline.warm_start import hand_over
+
+hand_over(snakemake)  # noqa: F821  (in the run's warm process, if one answers: geobayes.pipeline.warm_start)
+
 import numpy as np
 
 from geobayes.io import load_json

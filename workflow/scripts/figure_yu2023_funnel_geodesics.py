@@ -1,5 +1,9 @@
 """Snakemake script: Yu et al.'s (2023) Fig. 1 from rule yu2023_funnel_geodesics's arrays."""
 
+from geobayes.pipeline.warm_start import hand_over
+
+hand_over(snakemake)  # noqa: F821  (in the run's warm process, if one answers: geobayes.pipeline.warm_start)
+
 from geobayes.io import load_npz
 from geobayes.pipeline.step import logged_to
 from geobayes.report.figures import save_figure, set_style

@@ -1,5 +1,9 @@
 """Snakemake script: Yu et al.'s (2023) Fig. 2 from the chains' draws (repetition 0) and the density grid."""
 
+from geobayes.pipeline.warm_start import hand_over
+
+hand_over(snakemake)  # noqa: F821  (in the run's warm process, if one answers: geobayes.pipeline.warm_start)
+
 from geobayes.io import load_json, load_npz
 from geobayes.pipeline.step import logged_to
 from geobayes.report.figures import save_figure, set_style

@@ -1,5 +1,9 @@
 """Snakemake script: Yu et al.'s (2023) Fig. 3 for one (width, prior) from the selected points' curves."""
 
+from geobayes.pipeline.warm_start import hand_over
+
+hand_over(snakemake)  # noqa: F821  (in the run's warm process, if one answers: geobayes.pipeline.warm_start)
+
 from geobayes.io import load_npz
 from geobayes.methods.labels import method_label
 from geobayes.pipeline.step import logged_to

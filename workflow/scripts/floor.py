@@ -6,6 +6,10 @@ n > R/2 (geobayes.metrics.monte_carlo_floor). Field names match evaluate.py's me
 a floor reads like an evaluation of an exact sampler; a distance not configured is null.
 """
 
+from geobayes.pipeline.warm_start import hand_over
+
+hand_over(snakemake)  # noqa: F821  (in the run's warm process, if one answers: geobayes.pipeline.warm_start)
+
 from geobayes.io import load_json, load_npz, save_json
 from geobayes.methods.labels import FLOOR_METHOD
 from geobayes.metrics.monte_carlo_floor import monte_carlo_floor

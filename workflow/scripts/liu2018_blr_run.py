@@ -1,6 +1,10 @@
 """Snakemake script: one run of one particle method on one panel of Liu & Zhu's (2018) Fig. 1 (Sec. 5.1): the
 test accuracy / log likelihood curve and a tidy record (its data set in `anchor`, a stand-in flagged)."""
 
+from geobayes.pipeline.warm_start import hand_over
+
+hand_over(snakemake)  # noqa: F821  (in the run's warm process, if one answers: geobayes.pipeline.warm_start)
+
 from geobayes.data.prepared import load_prepared
 from geobayes.io import save_json, save_npz
 from geobayes.pipeline.device import use_device

@@ -2,6 +2,10 @@
 particle count and seed: the test log-perplexity after every epoch and a tidy record (particle count in
 `anchor`)."""
 
+from geobayes.pipeline.warm_start import hand_over
+
+hand_over(snakemake)  # noqa: F821  (in the run's warm process, if one answers: geobayes.pipeline.warm_start)
+
 from geobayes.data.prepared import load_prepared
 from geobayes.io import save_json, save_npz
 from geobayes.pipeline.device import use_device

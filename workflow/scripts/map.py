@@ -4,6 +4,10 @@ The Euclidean anchor maximises the log posterior, the Hausdorff anchor
 log posterior - 1/2 log det Fisher (Yu et al. 2024, Sec. 4.3.1).
 """
 
+from geobayes.pipeline.warm_start import hand_over
+
+hand_over(snakemake)  # noqa: F821  (in the run's warm process, if one answers: geobayes.pipeline.warm_start)
+
 import dataclasses
 
 import numpy as np

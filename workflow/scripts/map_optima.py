@@ -5,6 +5,10 @@ generic MAP files (results/map/<posterior>/optimum<k>.npz, with a JSON sidecar),
 approximations read it as they read the Euclidean MAP.
 """
 
+from geobayes.pipeline.warm_start import hand_over
+
+hand_over(snakemake)  # noqa: F821  (in the run's warm process, if one answers: geobayes.pipeline.warm_start)
+
 import numpy as np
 
 from geobayes.io import save_json, save_npz

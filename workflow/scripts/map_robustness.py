@@ -5,6 +5,10 @@ distances in parameter space and between the MAP networks on the grid (optima_ta
 records are tidy rows (stages map_robustness and map_optima, geobayes.report.tidy): the tables
 bnn_hartmann_map_w2 / bnn_hartmann_map_optima of tables.yaml; the NPZ files feed the figures."""
 
+from geobayes.pipeline.warm_start import hand_over
+
+hand_over(snakemake)  # noqa: F821  (in the run's warm process, if one answers: geobayes.pipeline.warm_start)
+
 import numpy as np
 
 from geobayes.io import load_json, load_npz, save_json, save_npz

@@ -6,6 +6,10 @@ grid of the confidence maps (Figs. 6, D.5, D.6). Failed solves are dropped and c
 metrics. The sidecar (stage "classification") becomes tidy rows (geobayes.report.tidy).
 """
 
+from geobayes.pipeline.warm_start import hand_over
+
+hand_over(snakemake)  # noqa: F821  (in the run's warm process, if one answers: geobayes.pipeline.warm_start)
+
 import jax
 import numpy as np
 

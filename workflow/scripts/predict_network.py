@@ -13,6 +13,10 @@ counted beside them. For NUTS the metrics are the mean and std over
 anchor, method and repetition (NUTS: one repetition per subset).
 """
 
+from geobayes.pipeline.warm_start import hand_over
+
+hand_over(snakemake)  # noqa: F821  (in the run's warm process, if one answers: geobayes.pipeline.warm_start)
+
 import jax
 import numpy as np
 

@@ -1,5 +1,9 @@
 """Banana observations generated as in Yu et al. (2024) (their code: numpy seed 1)."""
 
+from geobayes.pipeline.warm_start import hand_over
+
+hand_over(snakemake)  # noqa: F821  (in the run's warm process, if one answers: geobayes.pipeline.warm_start)
+
 from geobayes.data.banana import generate_banana_data
 from geobayes.data.prepared import save_prepared
 from geobayes.pipeline.step import logged_to

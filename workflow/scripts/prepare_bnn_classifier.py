@@ -1,6 +1,10 @@
 """Hartmann et al. (2026), App. D classifier data: n random rows of Bergamin et al.'s banana set,
 with the row indices and the seed stored."""
 
+from geobayes.pipeline.warm_start import hand_over
+
+hand_over(snakemake)  # noqa: F821  (in the run's warm process, if one answers: geobayes.pipeline.warm_start)
+
 from geobayes.data.errors import exit_on_data_error
 from geobayes.data.verify import verified
 from geobayes.data.banana_classification import load_banana_csv, prepare_banana_subset

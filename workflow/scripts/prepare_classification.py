@@ -2,6 +2,10 @@
 the raw files checked against the registry, split as the paper's code does, saved in the one
 prepared format (data set "classification_split")."""
 
+from geobayes.pipeline.warm_start import hand_over
+
+hand_over(snakemake)  # noqa: F821  (in the run's warm process, if one answers: geobayes.pipeline.warm_start)
+
 from geobayes.data.classification_sources import prepare_classification
 from geobayes.data.errors import exit_on_data_error
 from geobayes.data.prepared import save_prepared

@@ -2,6 +2,10 @@
 intercept), 100 rows for the latent GPs (no intercept). One subset per data set and kind,
 shared by the Bernoulli and Poisson models; the row indices and seed are stored."""
 
+from geobayes.pipeline.warm_start import hand_over
+
+hand_over(snakemake)  # noqa: F821  (in the run's warm process, if one answers: geobayes.pipeline.warm_start)
+
 from geobayes.data.errors import exit_on_data_error
 from geobayes.data.verify import verified
 from geobayes.data.glm_subsets import prepare_glm_subset, regression_subset_size, subset_indices

@@ -1,5 +1,9 @@
 """Fig. 4 data of Hartmann et al. (2026): the Sharp et al. logistic-growth observations."""
 
+from geobayes.pipeline.warm_start import hand_over
+
+hand_over(snakemake)  # noqa: F821  (in the run's warm process, if one answers: geobayes.pipeline.warm_start)
+
 from geobayes.data.errors import exit_on_data_error
 from geobayes.data.verify import verified
 from geobayes.data.logistic_growth import GrowthData, load_growth_csv

@@ -1,6 +1,10 @@
 """An out-of-distribution test set of Bergamin et al. (2023), App. D.6: the official test images in
 [0, 1] (data set "image_test_set"), the raw files checked against the registry."""
 
+from geobayes.pipeline.warm_start import hand_over
+
+hand_over(snakemake)  # noqa: F821  (in the run's warm process, if one answers: geobayes.pipeline.warm_start)
+
 from geobayes.data.classification_sources import prepare_image_test
 from geobayes.data.errors import exit_on_data_error
 from geobayes.data.prepared import save_prepared

@@ -1,5 +1,9 @@
 """Simulated data of the Gaussian linear model (Hartmann et al. 2026, App. C.1)."""
 
+from geobayes.pipeline.warm_start import hand_over
+
+hand_over(snakemake)  # noqa: F821  (in the run's warm process, if one answers: geobayes.pipeline.warm_start)
+
 from geobayes.data.linear_gaussian import simulate_linear_gaussian
 from geobayes.data.prepared import save_prepared
 from geobayes.pipeline.step import logged_to

@@ -2,6 +2,10 @@
 80/20 split of Covertype, or of an offline stand-in of the mirror's logreg/), the raw file checked against the
 registry first."""
 
+from geobayes.pipeline.warm_start import hand_over
+
+hand_over(snakemake)  # noqa: F821  (in the run's warm process, if one answers: geobayes.pipeline.warm_start)
+
 from geobayes.data.errors import exit_on_data_error
 from geobayes.data.liu2018_blr import LIU2018_BLR, prepare_split
 from geobayes.data.prepared import save_prepared

@@ -1,6 +1,10 @@
 """Snakemake script: the SAM experiment's 20News-different documents (Liu & Zhu 2018, Sec. 5.2), all of them
 or a seeded subset at the small scales, the raw files checked against the registry first."""
 
+from geobayes.pipeline.warm_start import hand_over
+
+hand_over(snakemake)  # noqa: F821  (in the run's warm process, if one answers: geobayes.pipeline.warm_start)
+
 from geobayes.data.errors import exit_on_data_error
 from geobayes.data.news20_tfidf import LIU2018_SAM, prepare_sam_documents
 from geobayes.data.prepared import save_prepared

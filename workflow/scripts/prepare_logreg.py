@@ -1,5 +1,9 @@
 """Raw logistic-regression array -> design matrix (optionally standardised) + intercept."""
 
+from geobayes.pipeline.warm_start import hand_over
+
+hand_over(snakemake)  # noqa: F821  (in the run's warm process, if one answers: geobayes.pipeline.warm_start)
+
 from geobayes.data.errors import exit_on_data_error
 from geobayes.data.verify import verified
 from geobayes.data.logreg import load_logreg_raw, prepare_logreg

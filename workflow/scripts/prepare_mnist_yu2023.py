@@ -2,6 +2,10 @@
 the code's seed-1 validation indices; the official test set), pixels / 255, flattened; the raw files
 checked against the registry first."""
 
+from geobayes.pipeline.warm_start import hand_over
+
+hand_over(snakemake)  # noqa: F821  (in the run's warm process, if one answers: geobayes.pipeline.warm_start)
+
 from pathlib import Path
 
 from geobayes.data.errors import exit_on_data_error

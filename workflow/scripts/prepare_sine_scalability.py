@@ -1,5 +1,9 @@
 """Synthetic sine data of the BNN scalability study (Yu et al. 2024, Supp. 16.5.3)."""
 
+from geobayes.pipeline.warm_start import hand_over
+
+hand_over(snakemake)  # noqa: F821  (in the run's warm process, if one answers: geobayes.pipeline.warm_start)
+
 from geobayes.data.sine_regression import simulate_sine_regression
 from geobayes.data.prepared import save_prepared
 from geobayes.pipeline.step import logged_to

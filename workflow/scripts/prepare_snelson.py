@@ -1,5 +1,9 @@
 """One Snelson split of a network experiment (Yu et al. 2024; Bergamin et al. 2023; Hartmann et al. 2026)."""
 
+from geobayes.pipeline.warm_start import hand_over
+
+hand_over(snakemake)  # noqa: F821  (in the run's warm process, if one answers: geobayes.pipeline.warm_start)
+
 from geobayes.data.errors import exit_on_data_error
 from geobayes.data.verify import verified
 from geobayes.data.snelson import prepare_snelson

@@ -1,6 +1,10 @@
 """Fig. 1 data of Hartmann et al. (2026): a 2-D Bernoulli or Poisson regression with n points and
 a Wishart-drawn prior covariance (stored with the data; the model reads it from there)."""
 
+from geobayes.pipeline.warm_start import hand_over
+
+hand_over(snakemake)  # noqa: F821  (in the run's warm process, if one answers: geobayes.pipeline.warm_start)
+
 from geobayes.data.prepared import save_prepared
 from geobayes.data.synthetic_regression import simulate_regression
 from geobayes.pipeline.step import logged_to

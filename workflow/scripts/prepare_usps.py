@@ -1,6 +1,10 @@
 """Fig. 2 data of Hartmann et al. (2026): a random subset of the USPS digits of the configured
 classes (the last is the reference class) from the original 7291-image training split."""
 
+from geobayes.pipeline.warm_start import hand_over
+
+hand_over(snakemake)  # noqa: F821  (in the run's warm process, if one answers: geobayes.pipeline.warm_start)
+
 from geobayes.data.errors import exit_on_data_error
 from geobayes.data.verify import verified
 from geobayes.data.prepared import save_prepared

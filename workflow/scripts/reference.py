@@ -1,5 +1,9 @@
 """NUTS reference of one posterior with posteriordb-style diagnostics and checks."""
 
+from geobayes.pipeline.warm_start import hand_over
+
+hand_over(snakemake)  # noqa: F821  (in the run's warm process, if one answers: geobayes.pipeline.warm_start)
+
 import dataclasses
 
 import jax.numpy as jnp

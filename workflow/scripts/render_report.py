@@ -1,6 +1,10 @@
 """A paper's reproduction report: its tables (workflow/resources/tables.yaml `reports`) as
 Markdown beside the paper's values, each with the comparison counts, then the deviations."""
 
+from geobayes.pipeline.warm_start import hand_over
+
+hand_over(snakemake)  # noqa: F821  (in the run's warm process, if one answers: geobayes.pipeline.warm_start)
+
 from geobayes.io import save_text
 from geobayes.pipeline.step import logged_to
 from geobayes.report.paper_values import load_paper_values

@@ -1,5 +1,9 @@
 """Any table of workflow/resources/tables.yaml: its cells (CSV), LaTeX and Markdown."""
 
+from geobayes.pipeline.warm_start import hand_over
+
+hand_over(snakemake)  # noqa: F821  (in the run's warm process, if one answers: geobayes.pipeline.warm_start)
+
 from geobayes.io import save_csv, save_text
 from geobayes.pipeline.step import logged_to
 from geobayes.report.paper_values import load_paper_values

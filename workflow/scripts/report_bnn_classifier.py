@@ -2,6 +2,10 @@
 optimum) and Fig. 9 (Fisher spectra per optimum); the per-optimum numbers are the tables
 bnn_classifier_optima/_variance of workflow/resources/tables.yaml."""
 
+from geobayes.pipeline.warm_start import hand_over
+
+hand_over(snakemake)  # noqa: F821  (in the run's warm process, if one answers: geobayes.pipeline.warm_start)
+
 from geobayes.data.prepared import load_prepared
 from geobayes.io import load_json, load_npz
 from geobayes.pipeline.step import logged_to

@@ -1,6 +1,10 @@
 """Snakemake script: a 2-D target's log density on the grid of its sample-panel window
 (geobayes.report.plot_windows), for the figures that draw its contours; they only draw."""
 
+from geobayes.pipeline.warm_start import hand_over
+
+hand_over(snakemake)  # noqa: F821  (in the run's warm process, if one answers: geobayes.pipeline.warm_start)
+
 import jax
 import jax.numpy as jnp
 import numpy as np

@@ -1,6 +1,10 @@
 """Seconds per sample of RLA-B or RLA-F on one trained network of the scalability study
 (Yu et al. 2024, Supp. 16.5.3, Fig. 15), one sample at a time and batched."""
 
+from geobayes.pipeline.warm_start import hand_over
+
+hand_over(snakemake)  # noqa: F821  (in the run's warm process, if one answers: geobayes.pipeline.warm_start)
+
 import jax.numpy as jnp
 import numpy as np
 

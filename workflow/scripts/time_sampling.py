@@ -1,5 +1,9 @@
 """Seconds per sample of one method on one posterior, one at a time and batched."""
 
+from geobayes.pipeline.warm_start import hand_over
+
+hand_over(snakemake)  # noqa: F821  (in the run's warm process, if one answers: geobayes.pipeline.warm_start)
+
 import jax.numpy as jnp
 
 from geobayes.io import load_npz, save_json

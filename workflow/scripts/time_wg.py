@@ -2,6 +2,10 @@
 one process (Hartmann et al. 2026 claim WG is orders of magnitude faster than ODE-based
 wrapped Gaussians but never measured it)."""
 
+from geobayes.pipeline.warm_start import hand_over
+
+hand_over(snakemake)  # noqa: F821  (in the run's warm process, if one answers: geobayes.pipeline.warm_start)
+
 import jax.numpy as jnp
 
 from geobayes.io import load_npz, save_json

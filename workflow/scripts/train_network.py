@@ -1,6 +1,10 @@
 """Train a network's MAP as the paper's code does, then set its prior precision and noise by the
 Laplace marginal likelihood (Yu et al. 2024, Sec. 5.4; Bergamin et al. 2023, Sec. 5.1)."""
 
+from geobayes.pipeline.warm_start import hand_over
+
+hand_over(snakemake)  # noqa: F821  (in the run's warm process, if one answers: geobayes.pipeline.warm_start)
+
 import numpy as np
 
 from geobayes.data.prepared import load_prepared, save_prepared

@@ -1,6 +1,10 @@
 """Train one [1, h, h, 1] network of the scalability study as the paper's code does, then set its
 prior precision and noise by the Laplace marginal likelihood (Yu et al. 2024, Supp. 16.5.3)."""
 
+from geobayes.pipeline.warm_start import hand_over
+
+hand_over(snakemake)  # noqa: F821  (in the run's warm process, if one answers: geobayes.pipeline.warm_start)
+
 import numpy as np
 
 from geobayes.data.prepared import load_prepared

@@ -2,6 +2,10 @@
 the check the paper lacks: W1 of each marginal of all its positions to the same number of exact
 draws, beside the floor (W1 between two independent exact sets of that size)."""
 
+from geobayes.pipeline.warm_start import hand_over
+
+hand_over(snakemake)  # noqa: F821  (in the run's warm process, if one answers: geobayes.pipeline.warm_start)
+
 import time
 
 import jax

@@ -2,6 +2,10 @@
 Monge-metric geodesic paths on the funnel from each base point (a few, drawn as arrows), the
 endpoints Exp(v) for many directions of one speed (the curve), and the log density on the window."""
 
+from geobayes.pipeline.warm_start import hand_over
+
+hand_over(snakemake)  # noqa: F821  (in the run's warm process, if one answers: geobayes.pipeline.warm_start)
+
 import jax
 import jax.numpy as jnp
 import numpy as np

@@ -1,6 +1,10 @@
 """Snakemake script: one SGRLD chain of Yu et al.'s (2023) MNIST study (Sec. 4.3) at one grid point and
 seed: its final-epoch test metrics, validation LP and curvature (a tidy record) and its per-epoch curves."""
 
+from geobayes.pipeline.warm_start import hand_over
+
+hand_over(snakemake)  # noqa: F821  (in the run's warm process, if one answers: geobayes.pipeline.warm_start)
+
 from geobayes.data.prepared import load_prepared
 from geobayes.io import save_json, save_npz
 from geobayes.pipeline.device import use_device

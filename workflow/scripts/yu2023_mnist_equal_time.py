@@ -2,6 +2,10 @@
 prior): the fastest sampler's whole run sets the budget; every sampler's learning rate is re-selected on
 validation LP at that wall time and its test LP and accuracy are read there."""
 
+from geobayes.pipeline.warm_start import hand_over
+
+hand_over(snakemake)  # noqa: F821  (in the run's warm process, if one answers: geobayes.pipeline.warm_start)
+
 import statistics
 
 from geobayes.io import load_json, load_npz, save_json

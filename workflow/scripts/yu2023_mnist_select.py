@@ -3,6 +3,10 @@ one (width, prior): the grid point with the highest mean validation LP at the la
 a point with any diverged seed excluded (App. A.5; notes Sec. 3.1). Its per-seed test metrics become the
 tidy rows with anchor ``selected`` (Tables 1, 2, 4, 8, 10); its curves the figure data of Fig. 3."""
 
+from geobayes.pipeline.warm_start import hand_over
+
+hand_over(snakemake)  # noqa: F821  (in the run's warm process, if one answers: geobayes.pipeline.warm_start)
+
 import numpy as np
 
 from geobayes.io import load_json, load_npz, save_json, save_npz

@@ -1,0 +1,173 @@
+"""Warm job processes (geobayes.pipeline.warm_start): a script handed over to the warm process runs
+in a fork with the caller's arguments, directory, environment and streams, gives the same numbers
+as a fresh interpreter and the same exit status, stops when its caller is stopped or killed, and a
+script that finds no warm process runs where it is.
+
+One real warm process (``python -m geobayes.pipeline.warm_start``) serves the module's tests; its
+parent is this test process.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from geobayes.pipeline.warm_start import CPU_LINE, IN_WARM_PROCESS_VARIABLE, SOCKET_VARIABLE
+
+pytestmark = pytest.mark.slow
+
+#: A job script as Snakemake runs one: its ``snakemake`` object (here with a log) defined first.
+SCRIPT = """
+import sys
+class Job:
+    log = [sys.argv[1]]
+snakemake = Job()
+from geobayes.pipeline.warm_start import hand_over
+hand_over(snakemake)
+import os
+if sys.argv[3] == "0":  # a geodesic solve: the numbers of a warm and a cold run compared
+    import jax
+    import numpy as np
+    jax.config.update("jax_enable_x64", True)
+    from geobayes.methods import get_method, method_config
+    from geobayes.targets.squiggle import Squiggle
+    target = Squiggle(name="easy-squiggle", a=1.5, variances=(5.0, 0.05))
+    fitted = get_method("rla_f").fit(target, method_config("rla_f", {"precision": "fisher"}), jax.random.PRNGKey(3),
+                                     mode=jax.numpy.zeros(2))
+    np.save(sys.argv[2], np.asarray(fitted.approximation.sample(jax.random.PRNGKey(4), 8).theta))
+print("ran", "warm" if os.environ.get("IN_WARM") else "cold", os.getcwd(), sys.argv[3], os.environ["JOB_MARK"])
+print("to stderr", file=sys.stderr)
+if sys.argv[3] == "raise":
+    raise ValueError("the job's own error")
+sys.exit(int(sys.argv[3]) if sys.argv[3].isdigit() else 0)
+""".replace("IN_WARM", IN_WARM_PROCESS_VARIABLE)
+
+#: A job that waits, after writing the id of the process it runs in.
+WAITING = """
+import sys
+snakemake = None
+from geobayes.pipeline.warm_start import hand_over
+hand_over(snakemake)
+import os, time
+open(sys.argv[1], "w").write(str(os.getpid()))
+time.sleep(120)
+"""
+
+
+@pytest.fixture(scope="module")
+def warm(tmp_path_factory):
+    """The socket path of a running warm process (stopped after the module's tests)."""
+    directory = tmp_path_factory.mktemp("warm")
+    path = directory / "socket"
+    server = subprocess.Popen([sys.executable, "-m", "geobayes.pipeline.warm_start", str(path), str(os.getpid())])
+    deadline = time.monotonic() + 300
+    while not path.exists():
+        assert server.poll() is None, "the warm process exited while preloading"
+        assert time.monotonic() < deadline, "the warm process never opened its socket"
+        time.sleep(0.2)
+    yield path
+    server.terminate()
+    assert server.wait(timeout=30) == 0
+    assert not path.exists(), "the warm process left its socket behind"
+
+
+def run(script: Path, args: list[str], socket: Path | None, cwd: Path, mark: str) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if k != SOCKET_VARIABLE}
+    env["JOB_MARK"] = mark
+    if socket is not None:
+        env[SOCKET_VARIABLE] = str(socket)
+    return subprocess.run([sys.executable, str(script), *args], cwd=cwd, env=env, capture_output=True, text=True,
+                          timeout=600)
+
+
+@pytest.mark.parametrize("outcome", ["0", "raise", "3"])
+def test_a_handed_over_job_runs_in_a_fork_like_a_fresh_interpreter(warm, tmp_path, outcome):
+    script = tmp_path / "job.py"
+    script.write_text(SCRIPT)
+    workdir = tmp_path / "workdir"
+    workdir.mkdir()
+    log = tmp_path / "job.log"
+    warm_run = run(script, [str(log), str(tmp_path / "warm.npy"), outcome], warm, workdir, "mark-1")
+    cold_run = run(script, [str(tmp_path / "cold.log"), str(tmp_path / "cold.npy"), outcome], None, workdir, "mark-1")
+    assert warm_run.stdout == cold_run.stdout.replace("ran cold", "ran warm")
+    assert warm_run.stdout.split() == ["ran", "warm", str(workdir), outcome, "mark-1"]
+    assert warm_run.returncode == cold_run.returncode == {"0": 0, "raise": 1, "3": 3}[outcome]
+    assert "to stderr" in warm_run.stderr
+    if outcome == "raise":  # the fork's traceback reaches the caller's stderr, ending in the error
+        assert warm_run.stderr.strip().splitlines()[-1] == "ValueError: the job's own error"
+    if outcome == "0":  # bit for bit the draws of a fresh interpreter: the fork starts from imports only
+        np.testing.assert_array_equal(np.load(tmp_path / "warm.npy"), np.load(tmp_path / "cold.npy"))
+    # The fork's CPU seconds go to the job's log (Snakemake's benchmark sees the waiting caller only).
+    assert log.read_text().startswith(CPU_LINE.split("{")[0])
+
+
+def test_without_a_warm_process_the_job_runs_where_it_is(tmp_path):
+    script = tmp_path / "job.py"
+    script.write_text(SCRIPT)
+    result = run(script, [str(tmp_path / "job.log"), str(tmp_path / "d.npy"), "5"], tmp_path / "no_such_socket",
+                 tmp_path, "mark-2")
+    assert result.returncode == 5, result.stderr[-2000:]
+    assert result.stdout.split()[:2] == ["ran", "cold"]
+    assert not (tmp_path / "job.log").exists()
+
+
+def wait_for_fork(pid_file: Path, caller: subprocess.Popen) -> int:
+    deadline = time.monotonic() + 120
+    while not pid_file.exists() or not pid_file.read_text():
+        assert caller.poll() is None and time.monotonic() < deadline, "the job never started"
+        time.sleep(0.1)
+    return int(pid_file.read_text())
+
+
+def gone(pid: int, within_s: float = 10.0) -> bool:
+    """Whether process ``pid`` ends within ``within_s`` (a zombie no one reaped yet has ended)."""
+    deadline = time.monotonic() + within_s
+    while time.monotonic() < deadline:
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except (FileNotFoundError, ProcessLookupError):
+            return True
+        if state in ("Z", "X"):
+            return True
+        time.sleep(0.1)
+    return False
+
+
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGKILL])
+def test_stopping_or_killing_the_caller_stops_its_fork(warm, tmp_path, stop):
+    script, pid_file = tmp_path / "waiting.py", tmp_path / "fork.pid"
+    script.write_text(WAITING)
+    env = dict(os.environ, **{SOCKET_VARIABLE: str(warm)})
+    caller = subprocess.Popen([sys.executable, str(script), str(pid_file)], env=env)
+    fork = wait_for_fork(pid_file, caller)
+    assert fork != caller.pid  # the job runs in the warm process's fork, not in its caller
+    caller.send_signal(stop)
+    # A stopped caller ends as the signal ends a process, after its fork did.
+    assert caller.wait(timeout=30) == -stop
+    assert gone(fork), f"the fork {fork} outlived its caller ({signal.Signals(stop).name})"
+
+
+def test_the_warm_process_stops_when_the_process_that_started_it_dies(tmp_path):
+    """A Snakemake process killed outright runs no hook: its warm process must notice and stop."""
+    path = tmp_path / "socket"
+    starter = ("import subprocess, sys, os, time\n"
+               f"server = subprocess.Popen([sys.executable, '-m', 'geobayes.pipeline.warm_start', {str(path)!r}, str(os.getpid())])\n"
+               "print(server.pid, flush=True)\n"
+               "time.sleep(600)\n")
+    parent = subprocess.Popen([sys.executable, "-c", starter], stdout=subprocess.PIPE, text=True)
+    server = int(parent.stdout.readline())
+    deadline = time.monotonic() + 300
+    while not path.exists():
+        assert time.monotonic() < deadline, "the warm process never opened its socket"
+        time.sleep(0.2)
+    parent.kill()
+    parent.wait()
+    assert gone(server), "the warm process outlived the process that started it"
+    assert not path.exists()
