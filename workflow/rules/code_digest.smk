@@ -6,8 +6,10 @@ import functools
 import hashlib
 
 
+@functools.cache
 def _module_file(module):
-    """File of a geobayes module name (package -> its __init__.py), or None."""
+    """File of a geobayes module name (package -> its __init__.py), or None (memoised: a dry run
+    resolves some 20,000 names, a few hundred of them distinct)."""
     relative = Path(*module.split(".")[1:])
     if not relative.parts:
         return LIBRARY / "__init__.py"
@@ -17,12 +19,23 @@ def _module_file(module):
     return None
 
 
+def _statements(nodes):
+    """Every statement in ``nodes``, nested blocks included (an import is a statement, so the
+    expressions, most of a module's nodes, need no visit)."""
+    for node in nodes:
+        yield node
+        for block in ("body", "orelse", "finalbody", "handlers", "cases"):
+            inner = getattr(node, block, None)
+            if isinstance(inner, list):
+                yield from _statements(inner)
+
+
 @functools.cache
 def _imported_modules(path):
     """geobayes module names one file imports (parsed once per Snakemake run); ``from m import a``
     gives ``m`` and ``m.a``, since ``a`` may be a submodule."""
     names = []
-    for node in ast.walk(ast.parse(Path(path).read_text())):
+    for node in _statements(ast.parse(Path(path).read_text()).body):
         if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("geobayes"):
             names.append(node.module)
             names.extend(f"{node.module}.{a.name}" for a in node.names)

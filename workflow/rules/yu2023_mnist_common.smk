@@ -1,6 +1,6 @@
 # Helpers of workflow/rules/yu2023_mnist.smk (functions and config slices only, no rules).
 
-from geobayes.pipeline.sgmcmc_classifier import grid_point_label
+from geobayes.pipeline.sgmcmc_grid import grid_point_label
 
 YU2023_MNIST = EXPERIMENTS["yu2023_mnist"]
 

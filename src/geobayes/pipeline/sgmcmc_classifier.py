@@ -22,6 +22,7 @@ from geobayes.metrics.ensemble import init_running, running_metrics, update_runn
 from geobayes.metrics.input_curvature import average_input_curvature
 from geobayes.networks import dense_relu_classifier as network
 from geobayes.networks.bnn_priors import prior_from_name
+from geobayes.pipeline.sgmcmc_grid import grid_point_label
 from geobayes.sgmcmc.classifier_chain import ChainSchedule, sample_classifier
 from geobayes.sgmcmc.gradient_estimators import minibatch_potential_gradient
 from geobayes.sgmcmc.registry import build_preconditioner
@@ -35,12 +36,6 @@ class ClassifierChainResult(NamedTuple):
 
     record: dict[str, Any]
     curves: dict[str, np.ndarray]
-
-
-def grid_point_label(learning_rate: float, alpha2: float | None = None) -> str:
-    """The grid point's name in paths and the tidy ``anchor`` column: ``lr0.25`` or ``lr0.25_a1.25``."""
-    label = f"lr{learning_rate:g}"
-    return label if alpha2 is None else f"{label}_a{alpha2:g}"
 
 
 def _log_likelihood(prior):
