@@ -171,3 +171,19 @@ def test_the_warm_process_stops_when_the_process_that_started_it_dies(tmp_path):
     parent.wait()
     assert gone(server), "the warm process outlived the process that started it"
     assert not path.exists()
+
+
+def test_a_fork_runs_blas_on_the_jobs_threads_as_a_fresh_interpreter_would(warm, tmp_path):
+    """Snakemake gives a job its threads through OMP_NUM_THREADS & co., which OpenBLAS reads when
+    NumPy loads: in the warm process that was before the job, so the fork applies them itself."""
+    script = tmp_path / "threads.py"
+    script.write_text("import sys\nsnakemake = None\nfrom geobayes.pipeline.warm_start import hand_over\n"
+                      "hand_over(snakemake)\nimport numpy\nfrom threadpoolctl import threadpool_info\n"
+                      "print(sorted({pool['num_threads'] for pool in threadpool_info() if pool['user_api'] == 'blas'}))\n")
+    for threads in ("1", "2"):
+        env = dict(os.environ, OMP_NUM_THREADS=threads, OPENBLAS_NUM_THREADS=threads)
+        env.pop(SOCKET_VARIABLE, None)
+        cold = subprocess.run([sys.executable, str(script)], env=env, capture_output=True, text=True, check=True)
+        warm_run = subprocess.run([sys.executable, str(script)], env=dict(env, **{SOCKET_VARIABLE: str(warm)}),
+                                  capture_output=True, text=True, check=True)
+        assert warm_run.stdout == cold.stdout == f"[{threads}]\n"

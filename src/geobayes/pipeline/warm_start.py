@@ -183,6 +183,7 @@ def _run_job(connection: socket.socket) -> None:
         os.chdir(job["cwd"])
         os.environ.clear()
         os.environ.update(job["env"], **{IN_WARM_PROCESS_VARIABLE: "1"})
+        _limit_library_threads(os.environ.get("OMP_NUM_THREADS"))
         sys.argv = job["argv"]
         sys.path[0] = os.path.dirname(os.path.abspath(job["argv"][0]))  # as `python script.py` sets it
         connection.sendall(json.dumps({"pid": os.getpid()}).encode() + b"\n")
@@ -198,6 +199,23 @@ def _run_job(connection: socket.socket) -> None:
             sys.stdout.flush()
             sys.stderr.flush()
         os._exit(status)
+
+
+def _limit_library_threads(threads: str | None) -> None:
+    """Apply the job's thread count to the libraries the warm process loaded before the job existed.
+
+    Snakemake sets ``OMP_NUM_THREADS``, ``OPENBLAS_NUM_THREADS`` and the like to a job's threads,
+    but OpenBLAS (NumPy, SciPy) and torch read them when they load, which in a fork was before: left
+    alone, a one-thread job would run BLAS on every core, its idle threads spinning (measured: a
+    SAM run's CPU seconds doubled). XLA reads nothing of the kind; it starts in the fork.
+    """
+    if not threads or not threads.isdigit():
+        return
+    from threadpoolctl import threadpool_limits
+
+    threadpool_limits(int(threads))
+    if "torch" in sys.modules:
+        sys.modules["torch"].set_num_threads(int(threads))
 
 
 def _run_script(path: str) -> int:
