@@ -26,7 +26,7 @@ NO_SLURM_CONTROLLER = Path(__file__).resolve().with_name("no_slurm_controller")
 def local_environment(**overrides: str) -> dict[str, str]:
     """The environment of a local (non-SLURM) Snakemake run: the data mirror set, no SLURM probe."""
     path = f"{NO_SLURM_CONTROLLER}{os.pathsep}{os.environ.get('PATH', '')}"
-    return dict(os.environ, GEOBAYES_DATA_MIRROR=str(MIRROR), PATH=path, **overrides)
+    return {**os.environ, "GEOBAYES_DATA_MIRROR": str(MIRROR), "PATH": path, **overrides}
 
 
 def run_snakemake(*args: str, cwd: Path = REPO, timeout: float = 900) -> subprocess.CompletedProcess:

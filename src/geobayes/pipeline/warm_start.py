@@ -82,9 +82,9 @@ def preload() -> list[str]:
 
 def serve(socket_path: str, parent_pid: int) -> None:
     """Preload the library, then run each job a client hands over in a fork, until the process
-    ``parent_pid`` is gone or a SIGTERM/SIGINT arrives. The socket appears once the preload is done.
+    ``parent_pid`` is gone or a SIGTERM/SIGINT arrives. The socket opens before the preload, so a
+    job that starts meanwhile waits for it (a few seconds) instead of importing everything itself.
     """
-    preload()
     stopping = threading.Event()
     for number in (signal.SIGTERM, signal.SIGINT):
         signal.signal(number, lambda *_: stopping.set())
@@ -93,6 +93,7 @@ def serve(socket_path: str, parent_pid: int) -> None:
     listener.listen(64)
     listener.settimeout(PARENT_CHECK_S)
     try:
+        preload()
         while not stopping.is_set() and os.getppid() == parent_pid:
             _reap_forks()
             try:
