@@ -187,3 +187,16 @@ def test_a_fork_runs_blas_on_the_jobs_threads_as_a_fresh_interpreter_would(warm,
         warm_run = subprocess.run([sys.executable, str(script)], env=dict(env, **{SOCKET_VARIABLE: str(warm)}),
                                   capture_output=True, text=True, check=True)
         assert warm_run.stdout == cold.stdout == f"[{threads}]\n"
+
+
+def test_a_fork_killed_outright_fails_its_job_with_one_line(warm, tmp_path):
+    script, pid_file = tmp_path / "waiting.py", tmp_path / "fork.pid"
+    script.write_text(WAITING)
+    env = dict(os.environ, **{SOCKET_VARIABLE: str(warm)})
+    caller = subprocess.Popen([sys.executable, str(script), str(pid_file)], env=env, stderr=subprocess.PIPE, text=True)
+    fork = wait_for_fork(pid_file, caller)
+    os.kill(fork, signal.SIGKILL)
+    _, stderr = caller.communicate(timeout=30)
+    assert caller.returncode == 1
+    assert stderr.strip().splitlines()[-1] == (f"warm start: the job's fork {fork} ended without reporting a status "
+                                               "(killed or crashed)")

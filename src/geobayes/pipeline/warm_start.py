@@ -147,6 +147,9 @@ def hand_over(job=None) -> None:
     if not finished and received:  # stopped by a signal: end as that signal would have ended us
         signal.signal(received[0], signal.SIG_DFL)
         os.kill(os.getpid(), received[0])
+    if not finished:
+        print(f"warm start: the job's fork {fork} ended without reporting a status (killed or crashed)",
+              file=sys.stderr)
     result = json.loads(finished) if finished else {"status": 1}
     status = result["status"]
     if job is not None and job.log and "cpu_s" in result:
