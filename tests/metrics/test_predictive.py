@@ -8,13 +8,11 @@ import pytest
 from scipy.special import ndtr
 from scipy.stats import norm
 
-from geobayes.metrics.predictive import (
+from geobayes.metrics.predictive import predictive_mse, predictive_nll, predictive_quantiles
+from geobayes.metrics.pushforward_w2 import (
     PairwiseW2,
     mean_pushforward_wasserstein2,
     pairwise_pushforward_wasserstein2,
-    predictive_mse,
-    predictive_nll,
-    predictive_quantiles,
     pushforward_wasserstein2,
     rms_pushforward_wasserstein2,
 )

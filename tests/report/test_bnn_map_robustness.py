@@ -12,7 +12,7 @@ import pytest
 from scipy.stats import norm
 
 from geobayes.metrics.map_robustness import OptimumPredictive, map_w2_table, on_data_mask, optima_table
-from geobayes.metrics.predictive import pushforward_wasserstein2
+from geobayes.metrics.pushforward_w2 import pushforward_wasserstein2
 from geobayes.report.bnn_map_robustness import (
     build_map_predictives_figure,
     default_ylim,

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from geobayes.metrics.predictive import pairwise_pushforward_wasserstein2
+from geobayes.metrics.pushforward_w2 import pairwise_pushforward_wasserstein2
 from geobayes.report.bnn_figures import (
     YU_XLIM,
     YU_YLIM,

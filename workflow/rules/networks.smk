@@ -129,7 +129,7 @@ rule evaluate_pushforward:
     output:
         "results/pushforward/{posterior}/{anchor}/{method}/seed{seed}.json",
     params:
-        code=code_digest("metrics.predictive"),
+        code=code_digest("metrics.pushforward_w2"),
     log:
         "logs/pushforward/{posterior}/{anchor}/{method}/seed{seed}.log",
     benchmark:

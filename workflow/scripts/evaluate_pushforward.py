@@ -7,7 +7,7 @@ from geobayes.pipeline.warm_start import hand_over
 hand_over(snakemake)  # noqa: F821  (in the run's warm process, if one answers: geobayes.pipeline.warm_start)
 
 from geobayes.io import load_json, load_npz, save_json
-from geobayes.metrics.predictive import mean_pushforward_wasserstein2, rms_pushforward_wasserstein2
+from geobayes.metrics.pushforward_w2 import mean_pushforward_wasserstein2, rms_pushforward_wasserstein2
 from geobayes.pipeline.step import logged_to, sidecar
 
 smk = snakemake  # noqa: F821

@@ -7,7 +7,7 @@ from geobayes.pipeline.warm_start import hand_over
 hand_over(snakemake)  # noqa: F821  (in the run's warm process, if one answers: geobayes.pipeline.warm_start)
 
 from geobayes.io import load_json, load_npz
-from geobayes.metrics.predictive import PairwiseW2
+from geobayes.metrics.pushforward_w2 import PairwiseW2
 from geobayes.pipeline.step import logged_to
 from geobayes.report.bnn_pushforward_figures import wasserstein_across_maps_figure
 from geobayes.report.bnn_map_robustness import map_predictives_figure

@@ -11,7 +11,7 @@ numbers behind the claim, computed upstream of the tables and figures (rule ``ma
   a zero function distance reveal a permutation/sign copy of the same mode).
 * :func:`map_w2_table` -- per method, the per-input :math:`W_2` between the predictives of
   every pair of optima, averaged over the pairs
-  (:func:`geobayes.metrics.predictive.pairwise_pushforward_wasserstein2`; Fig. 7), summarised
+  (:func:`geobayes.metrics.pushforward_w2.pairwise_pushforward_wasserstein2`; Fig. 7), summarised
   over the inputs: its mean and variance over :math:`x`, on and off the training data, with
   failed samples and optima counted.
 """
@@ -25,7 +25,7 @@ from typing import Any, NamedTuple
 import numpy as np
 import pandas as pd
 
-from geobayes.metrics.predictive import PairwiseW2, pairwise_pushforward_wasserstein2
+from geobayes.metrics.pushforward_w2 import PairwiseW2, pairwise_pushforward_wasserstein2
 
 __all__ = ["OptimumPredictive", "optimum_label", "training_intervals", "pairwise_distances", "on_data_mask",
            "optima_table", "map_w2_table"]

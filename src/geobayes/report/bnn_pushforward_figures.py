@@ -4,7 +4,7 @@
   predictive samples at a few inputs; per method the predictive mean with a 95 % credible band.
 * :func:`wasserstein_across_maps_figure` -- App. D, Fig. 7: mean and variance over pairs of MAP
   estimates of the push-forward :math:`W_2` against :math:`x`
-  (:func:`geobayes.metrics.predictive.pairwise_pushforward_wasserstein2`).
+  (:func:`geobayes.metrics.pushforward_w2.pairwise_pushforward_wasserstein2`).
 
 As in :mod:`geobayes.report.bnn_figures`: each writer takes the destination ``path`` (its suffix is
 the format) and optionally a ``png_path``, writes atomically, and the ``build_*`` functions return
@@ -270,7 +270,7 @@ def build_wasserstein_across_maps_figure(
         Increasing grid of inputs (the paper: :math:`x \\in [-3, 10]`).
     per_method : mapping of str to PairwiseW2 or (mean, variance)
         Method label to the result of
-        :func:`geobayes.metrics.predictive.pairwise_pushforward_wasserstein2` (or a pair of
+        :func:`geobayes.metrics.pushforward_w2.pairwise_pushforward_wasserstein2` (or a pair of
         arrays of shape ``(M,)``).
     band : {"variance", "std"}, default "variance"
         Half-width of the band.
