@@ -18,6 +18,8 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import NamedTuple
 
+from geobayes.pipeline.warm_start import recorded_usage
+
 __all__ = ["JobCost", "PAPER_OF_EXPERIMENT", "rule_patterns", "read_job_costs", "model_experiments", "paper_of", "by_rule"]
 
 #: The paper each experiment reproduces; "all" for the jobs every paper shares (the leaderboard,
@@ -115,17 +117,13 @@ def paper_of(rule: str, wildcards: Mapping[str, str], owners: Mapping[str, str])
     return _RULE_PAPER.get(rule, "all")
 
 
-#: The line geobayes.pipeline.warm_start.hand_over appends to a job's log (its CPU_LINE).
-_WARM_USAGE = re.compile(r"^warm start: the job's fork used ([0-9.]+) CPU seconds(?: and ([0-9.]+) MB at most)?$", re.M)
-
-
 def warm_usage(benchmark_twin: Path) -> tuple[float, float]:
     """CPU seconds and peak MB of the warm-process fork that ran a job, from its log (the
     benchmark's path under ``logs/`` with ``.log`` for ``.tsv``); (0, 0) for a job run in its own
     interpreter."""
     log = benchmark_twin.with_suffix(".log")
-    found = _WARM_USAGE.findall(log.read_text(errors="replace")) if log.is_file() else []
-    return (float(found[-1][0]), float(found[-1][1] or 0.0)) if found else (0.0, 0.0)
+    usage = recorded_usage(log.read_text(errors="replace")) if log.is_file() else None
+    return usage or (0.0, 0.0)
 
 
 def read_job_costs(work: Path, repo: Path, owners: Mapping[str, str]) -> list[JobCost]:

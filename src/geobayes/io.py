@@ -284,8 +284,7 @@ def provenance() -> dict[str, Any]:
         ``jax_backend`` (``jax.default_backend()``, or ``None`` where the process never imported
         JAX) and ``git_commit``
         (``git rev-parse HEAD`` of the repository holding this package, or ``None``) and
-        ``xla_flags`` (the ``XLA_FLAGS`` the process ran with, e.g. config ``xla_optimization``'s, or
-        ``None``).
+        ``xla_flags`` (the ``XLA_FLAGS`` the process ran with, or ``None``).
     """
     return {
         "python": sys.version.split()[0],

@@ -25,7 +25,7 @@ from data_mirror import missing
 from snakemake_runs import MIRROR, REPO, SNAKEMAKE, copy_repository, declared_count, local_environment, run_snakemake
 
 from geobayes.io import load_json
-from geobayes.pipeline.warm_start import CPU_LINE
+from geobayes.pipeline.warm_start import recorded_usage
 from geobayes.report.tidy import WALL_CLOCK_METRICS, load_tidy, tidy_frame, wide
 
 pytestmark = pytest.mark.workflow
@@ -115,7 +115,7 @@ def test_tiny_run_jobs_ran_in_the_warm_process(tiny_run):
     logs = sorted((tiny_run / "logs").rglob("*.log"))
     assert len(logs) > 300
     cold = [str(log.relative_to(tiny_run)) for log in logs
-            if not CPU_LINE.split("{")[0] in log.read_text(errors="replace")]
+            if recorded_usage(log.read_text(errors="replace")) is None]
     assert not cold, f"{len(cold)} jobs ran in their own interpreter: {cold[:5]}"
 
 

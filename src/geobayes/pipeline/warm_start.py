@@ -30,6 +30,7 @@ import json
 import logging
 import os
 import pkgutil
+import re
 import resource
 import runpy
 import signal
@@ -48,6 +49,17 @@ PRELOADED_PACKAGES = ("jax", "jax.numpy", "numpy", "scipy", "pandas", "yaml", "o
 #: The line :func:`hand_over` appends to a job's log: the CPU seconds and peak resident memory (the
 #: warm process's pages it shares included, as a fresh interpreter's imports would be) of the fork.
 CPU_LINE = "warm start: the job's fork used {cpu_s:.3f} CPU seconds and {max_rss_mb:.1f} MB at most"
+_USAGE = re.compile("^" + re.escape(CPU_LINE).replace(r"\{cpu_s:\.3f\}", "([0-9.]+)")
+                    .replace(r"\{max_rss_mb:\.1f\}", "([0-9.]+)") + "$", re.M)
+
+
+def recorded_usage(log_text: str) -> tuple[float, float] | None:
+    """The fork's (CPU seconds, peak MB) that :func:`hand_over` appended to a job's log
+    (:data:`CPU_LINE`), or None for a job that ran in its own interpreter."""
+    found = _USAGE.findall(log_text)
+    return (float(found[-1][0]), float(found[-1][1])) if found else None
+
+
 #: Seconds between the warm process's checks that the Snakemake process that started it lives.
 PARENT_CHECK_S = 1.0
 _MESSAGE_LIMIT = 1 << 20
