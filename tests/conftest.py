@@ -1,8 +1,45 @@
-"""Shared pytest setup: JAX runs in float64 (see docs/conventions.md); the longest tests first."""
+"""Shared pytest setup: JAX runs in float64 (see docs/conventions.md), one compilation cache per
+session, the longest tests first."""
+
+import os
+import shutil
+import tempfile
 
 import jax
 
 jax.config.update("jax_enable_x64", True)
+
+#: Environment variable naming the session's compilation cache, so that the xdist workers (started
+#: after the controller's pytest_configure, with its environment) share the controller's.
+SESSION_CACHE = "GEOBAYES_TEST_JAX_CACHE"
+
+
+def pytest_configure(config):
+    """Point this process's JAX at one persistent compilation cache for the whole session.
+
+    Tests build the same programs again and again (each fit closes over a new posterior object,
+    so JAX's in-memory cache misses, yet the XLA program is the same): the persistent cache keys
+    on the program and loads it instead of compiling it again (geometry and methods tests:
+    650 -> 602 CPU s). Draws are bit-identical with and without it
+    (tests/pipeline/test_compilation_cache.py). Set through jax.config, not JAX's environment
+    variables, so the subprocesses the tests start (Snakemake runs, fresh interpreters) keep their
+    own caches. A fresh directory per session: no state is carried from one run to the next.
+    """
+    directory = os.environ.get(SESSION_CACHE)
+    if directory is None:
+        directory = os.environ[SESSION_CACHE] = tempfile.mkdtemp(prefix="geobayes-test-jax-cache-")
+        config._geobayes_owns_cache = directory
+    jax.config.update("jax_compilation_cache_dir", directory)
+    jax.config.update("jax_persistent_cache_min_compile_time_secs", 0.0)
+    jax.config.update("jax_persistent_cache_min_entry_size_bytes", 0)
+
+
+def pytest_unconfigure(config):
+    """Remove the session's cache (the process that made it does, after its workers are done)."""
+    directory = getattr(config, "_geobayes_owns_cache", None)
+    if directory is not None:
+        shutil.rmtree(directory, ignore_errors=True)
+        os.environ.pop(SESSION_CACHE, None)
 
 #: Test files that run a DAG for minutes (the tiny run, the SLURM cluster run), in the order they
 #: are handed out. `make test` runs `pytest -n 2 --dist loadfile --no-loadscope-reorder`: each
