@@ -180,6 +180,14 @@ def test_exponent_without_dot_gets_a_yaml_hint(tmp_path):
         load_config(path)
 
 
+@pytest.mark.parametrize(("value", "word"), [("false", "False"), ("true", "True")])
+def test_a_lower_case_boolean_from_the_command_line_gets_the_spelling_that_works(value, word):
+    # snakemake --config warm_start=false passes the string 'false' (it parses only True/False)
+    message = error_of(raw("tiny"), overrides={"warm_start": value})
+    assert f"warm_start: '{value}' is not of type 'boolean'" in message
+    assert f"write warm_start={word}" in message
+
+
 def test_every_problem_is_reported():
     message = error_of(raw("tiny"), overrides={"device": "tpu", "reference": {"chains": 0}, "extra": 1})
     for fragment in ("3 problems", "device:", "reference.chains:", "unknown key 'extra'"):

@@ -210,7 +210,20 @@ def _describe(error: ValidationError) -> list[str]:
         and _NUMBER_LIKE.match(error.instance.strip())
     ):
         message += " (YAML 1.1 reads a number such as 1e-6 as a string: write 1.0e-6)"
+    elif (
+        error.validator == "type"
+        and "boolean" in _as_list(error.validator_value)
+        and isinstance(error.instance, str)
+        and error.instance.strip().lower() in {"true", "false", "yes", "no", "on", "off"}
+    ):
+        word = "True" if error.instance.strip().lower() in {"true", "yes", "on"} else "False"
+        message += f" (Snakemake's --config reads only True and False as booleans: write {where}={word})"
     return [f"{where or '<top level>'}: {message}"]
+
+
+def _as_list(value: Any) -> list[Any]:
+    """A schema's ``type`` as a list (it is a string or a list of strings)."""
+    return list(value) if isinstance(value, (list, tuple)) else [value]
 
 
 def validate_config(
