@@ -37,10 +37,11 @@ class OdeSettings(eqx.Module):
     by :func:`geobayes.settings.from_mapping`.
 
     ``initial_step`` is the first step's size on the unit interval of ``Exp``. ``None`` (the
-    default) is the automatic choice of SciPy and Diffrax (Hairer, Norsett & Wanner 1993,
-    Sec. II.4), which spends two vector-field evaluations and, with Diffrax 0.7, starts at about
-    0.01 on the logistic regressions, where the authors' Diffrax 0.4 started at 0.11-0.13 (one
-    step more per solve: T = 18 against the paper's 12-14). A number tries that step first; the
+    default) is Diffrax's automatic choice. Diffrax 0.7.2 starts every geodesic at 0.01: its
+    heuristic (Hairer, Norsett & Wanner 1993, Sec. II.4) returns 0.01 unless the term is a plain
+    ``ODETerm``, and ``diffeqsolve`` wraps every term (``WrapTerm``) before asking; the heuristic
+    itself, which the authors' Diffrax 0.4 ran, gives 0.084 on standardised Ripley, and their
+    runs started at 0.11-0.13 (two steps a solve: T = 12-14 in the paper against our 18). A number tries that step first; the
     controller rejects and shrinks it where the error estimate demands, so the draws agree to the
     ODE tolerance. ``1.0`` (the whole interval) suits the near-Gaussian posteriors, whose
     geodesics are nearly straight: one accepted step on standardised Ripley instead of three
