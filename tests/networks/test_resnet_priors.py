@@ -16,7 +16,8 @@ from geobayes.networks.resnet_priors import (
     kernel_correlation,
     prior_from_name,
 )
-from geobayes.sgmcmc import build_preconditioner, minibatch_potential_gradient, sgrld
+from geobayes.sgmcmc import build_preconditioner, sgrld, stateful_minibatch_potential_gradient
+from geobayes.sgmcmc.classifier_chain import ChainSchedule, sample_classifier
 
 KINDS = parameter_kinds()
 
@@ -95,33 +96,36 @@ def test_registry_and_errors(network):
         ResNetGaussianPrior().init_position([network[0][:1]] + network[1:])
 
 
-def test_sgrld_shampoo_step_on_a_cifar_shaped_batch(network):
-    """One Shampoo-SGRLD step through ResNet-20 under the correlated prior stays finite.
-
-    How the caller threads the BatchNorm state: the sampled position is the tensor list only;
-    the running statistics live next to the chain state. Here, for a smoke test, the
-    log-likelihood closes over a FIXED state in eval mode. A training chain (notes Sec. 8.4
-    item 16) instead runs ``log_likelihoods(..., train=True)``, takes the gradient with
-    ``has_aux=True`` (or a second forward pass) and carries the returned state to the next step.
-    """
+def test_shampoo_sgrld_chain_on_a_cifar_shaped_batch_keeps_each_samples_batch_norm_statistics(network):
+    """Two Shampoo-SGRLD steps through ResNet-20 under the correlated prior, in train mode as the
+    code runs its chains (notes Sec. 8.4 item 16): the BatchNorm running statistics are updated at
+    every step, threaded by the driver (``model_state``) and kept with each sample; every kept
+    position and state is finite, each state has moved from PyTorch's initial (0, 1) and again
+    between the samples, and a kept sample evaluates in eval mode with its own statistics."""
     prior = ResNetCorrelatedNormalPrior()
-    bn_state = init_batch_norm_state()
+    initial = init_batch_norm_state()
     x = jax.random.normal(jax.random.key(1), (4, 3, 32, 32), jnp.float64)
     y = jnp.array([0, 1, 2, 3])
 
-    def log_likelihood_fn(position, data):
-        return log_likelihoods(prior.network_parameters(position), bn_state, *data, train=False)[0]
+    def train_log_likelihoods(position, bn_state, data):
+        return log_likelihoods(prior.network_parameters(position), bn_state, *data, train=True)
 
-    gradient_fn = minibatch_potential_gradient(log_likelihood_fn, prior.log_prior, num_data=8)
+    gradient_fn = stateful_minibatch_potential_gradient(train_log_likelihoods, prior.log_prior, num_data=4)
     shampoo = build_preconditioner("shampoo", {"update_interval": 1, "first_preconditioner_step": 1})
-    algorithm = sgrld(shampoo, 0.01, num_data=8)
-
-    state = algorithm.init(prior.init_position(network))
-    gradient = jax.jit(gradient_fn)(state.position, (x, y))
-    # an RBG key: the step draws noise for 65 tensors, which threefry keys make slow to compile
-    state, _ = jax.jit(algorithm.step)(jax.random.key(2, impl="rbg"), state, gradient)
-    assert int(state.step) == 1
-    leaves = [np.asarray(leaf) for leaf in jax.tree.leaves((state, gradient))]
-    assert all(np.isfinite(leaf).all() for leaf in leaves if np.issubdtype(leaf.dtype, np.floating))
-    assert any(not np.array_equal(a, b) for a, b in zip(state.position, network))
-    assert bool(jnp.isfinite(prior.log_prior(state.position)))
+    kept = []
+    # an RBG key: each step draws noise for 65 tensors, which threefry keys make slow to compile
+    run = sample_classifier(jax.random.key(2, impl="rbg"), sgrld(shampoo, 0.01, num_data=4),
+                            prior.init_position(network), gradient_fn, (x, y),
+                            ChainSchedule(epochs=1, batch_size=2, burn_in=0, thinning=1),
+                            lambda epoch, samples: kept.append(samples), model_state=initial)
+    assert run.diverged_epoch is None and run.kept_per_epoch == [2]
+    positions, states = kept[0]
+    assert all(np.isfinite(np.asarray(leaf)).all() for leaf in jax.tree.leaves((positions, states)))
+    assert len(states) == len(initial)
+    for kept_state, start in zip(states, initial):
+        assert not np.array_equal(kept_state[0], start) and not np.array_equal(kept_state[1], kept_state[0])
+    last = jax.tree.map(lambda leaf: leaf[-1], positions)
+    assert any(not np.array_equal(a, b) for a, b in zip(prior.network_parameters(last), network))
+    assert bool(jnp.isfinite(prior.log_prior(last)))
+    evaluated = log_likelihoods(prior.network_parameters(last), [s[-1] for s in states], x, y, train=False)[0]
+    assert np.isfinite(np.asarray(evaluated)).all()

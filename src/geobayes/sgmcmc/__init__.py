@@ -9,12 +9,14 @@ One Euler-Maruyama step (:mod:`~geobayes.sgmcmc.sgrld`, Eq. 3) shared by five me
 * :class:`ShampooPreconditioner` — Kronecker-factored Shampoo metric (Sec. 3.2).
 
 plus stochastic-gradient estimators (:mod:`~geobayes.sgmcmc.gradient_estimators`), a
-``lax.scan`` driver (:func:`run_chain`) and a registry (:data:`PRECONDITIONERS`,
+``lax.scan`` driver (:func:`run_chain`, which also threads a model's own state such as
+BatchNorm statistics) and a registry (:data:`PRECONDITIONERS`,
 :func:`build_preconditioner`).
 """
 
 from geobayes.sgmcmc.driver import kept_steps, run_chain
-from geobayes.sgmcmc.gradient_estimators import MiniBatch, minibatch_potential_gradient, noisy_gradient
+from geobayes.sgmcmc.gradient_estimators import (MiniBatch, minibatch_potential_gradient, noisy_gradient,
+                                                 stateful_minibatch_potential_gradient)
 from geobayes.sgmcmc.identity import IdentityPreconditioner
 from geobayes.sgmcmc.matrix_roots import RootMethod
 from geobayes.sgmcmc.monge import MongePreconditioner
@@ -30,4 +32,5 @@ __all__ = [
     "RMSpropPreconditioner", "RootMethod", "SGRLDAlgorithm", "SGRLDInfo", "SGRLDState",
     "ShampooPreconditioner", "WenzelPreconditioner", "build_kernel", "build_preconditioner", "init",
     "kept_steps", "minibatch_potential_gradient", "noisy_gradient", "run_chain", "sgrld",
+    "stateful_minibatch_potential_gradient",
 ]

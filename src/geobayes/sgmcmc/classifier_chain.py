@@ -62,7 +62,8 @@ def _finite(tree: Any) -> bool:
 
 
 def sample_classifier(rng_key: jax.Array, algorithm: SGRLDAlgorithm, position: Any, gradient_fn: Callable,
-                      train: Any, schedule: ChainSchedule, on_epoch: Callable[[int, Any], None]) -> ChainRun:
+                      train: Any, schedule: ChainSchedule, on_epoch: Callable[[int, Any], None],
+                      model_state: Any = None) -> ChainRun:
     """Run SGRLD over ``train`` for ``schedule.epochs`` epochs, handing each epoch's kept samples on.
 
     The step is the one SGRLD step of :mod:`geobayes.sgmcmc.sgrld` (Yu et al. 2023, Eq. 3) with
@@ -89,6 +90,13 @@ def sample_classifier(rng_key: jax.Array, algorithm: SGRLDAlgorithm, position: A
     on_epoch
         ``on_epoch(epoch, samples)`` with the epoch's kept samples stacked along a leading axis
         (possibly none: a leading axis of 0).
+    model_state
+        ``None``, or the network's own initial state (BatchNorm running statistics): threaded
+        through every step by :func:`~geobayes.sgmcmc.driver.run_chain` (``gradient_fn`` then
+        takes and returns it: ``stateful_minibatch_potential_gradient``), and the samples
+        handed to ``on_epoch`` are
+        the pairs ``(positions, model_states)``, each sample's statistics after its step (the
+        code saves them with each sample; notes Sec. 8.4 item 16).
     """
     if isinstance(schedule.epochs, bool) or not isinstance(schedule.epochs, int) or schedule.epochs < 1:
         raise ValueError(f"schedule.epochs must be an integer >= 1; got {schedule.epochs!r}")
@@ -96,17 +104,17 @@ def sample_classifier(rng_key: jax.Array, algorithm: SGRLDAlgorithm, position: A
     steps_per_epoch = -(-num_data // schedule.batch_size)
 
     @jax.jit
-    def epoch(key, state):
-        state, samples, _ = run_chain(key, algorithm.step, state, gradient_fn, num_epochs=1, data=train,
+    def epoch(key, state, model):
+        final, samples, _ = run_chain(key, algorithm.step, state, gradient_fn, num_epochs=1, data=train,
                                       batch_size=schedule.batch_size, thinning=schedule.thinning,
-                                      end_epoch=algorithm.end_epoch)
-        return state, samples
+                                      end_epoch=algorithm.end_epoch, model_state=model)
+        return (final, None) if model is None else final, samples
 
-    state = algorithm.init(position)
+    state, model = algorithm.init(position), model_state
     seconds, kept, diverged = [], [], None
     for e in range(schedule.epochs):
         start = time.perf_counter()
-        state, samples = epoch(jax.random.fold_in(rng_key, e), state)
+        (state, model), samples = epoch(jax.random.fold_in(rng_key, e), state, model)
         jax.block_until_ready(state)
         seconds.append(time.perf_counter() - start)
         # in-epoch sample j follows global step e * steps_per_epoch + (j + 1) * thinning

@@ -4,6 +4,11 @@ It reproduces the sample schedule of the official code (Yu et al. 2023, Sec. 4.1
 notes Sec. 3.1): ``steps_per_epoch`` steps per epoch, a sample kept after in-epoch step
 ``i`` (0-based) when ``(i + 1) % thinning == 0`` and the global step count exceeds
 ``burn_in``, and the metric's epoch hook (Wenzel) after each epoch.
+
+A network with BatchNorm (the ResNet-20 of the CIFAR-10 study) also has a *model state*, its
+running statistics: the code updates them in train mode at every step and saves them with each
+sample (notes Sec. 8.4 item 16). ``run_chain(..., model_state=...)`` threads such a state
+through the steps beside the sampler's state and keeps it with every kept position.
 """
 
 from __future__ import annotations
@@ -39,8 +44,8 @@ def _batch_plan(num_data: int, batch_size: int) -> tuple[int, np.ndarray]:
 def run_chain(rng_key: jax.Array, kernel: Callable, state: SGRLDState, gradient_fn: Callable, *,
               num_epochs: int, steps_per_epoch: int | None = None, data: Any = None,
               batch_size: int = 100, burn_in: int = 0, thinning: int = 1,
-              end_epoch: Callable[[SGRLDState], SGRLDState] | None = None
-              ) -> tuple[SGRLDState, Any, SGRLDInfo]:
+              end_epoch: Callable[[SGRLDState], SGRLDState] | None = None,
+              model_state: Any = None) -> tuple[SGRLDState, Any, SGRLDInfo]:
     """Run one SGRLD chain for ``num_epochs`` epochs and return its thinned positions.
 
     Parameters
@@ -79,13 +84,30 @@ def run_chain(rng_key: jax.Array, kernel: Callable, state: SGRLDState, gradient_
     end_epoch
         ``end_epoch(state) -> state`` after each epoch (``sgrld(...).end_epoch``); ``None``
         for none.
+    model_state
+        ``None`` (default), or the initial state of the model itself (a pytree, e.g. BatchNorm
+        running statistics). Then ``gradient_fn(position, batch, rng_key, model_state)`` must
+        return ``(g_hat, new_model_state)`` (``stateful_minibatch_potential_gradient`` of
+        :mod:`geobayes.sgmcmc.gradient_estimators`), the new state is carried to the next step, and
+        each kept sample is the pair ``(position, model_state)`` after its step. Every batch
+        must then hold real examples only: ``batch_size`` must divide ``N`` (the statistics of a
+        padded batch would count the padding).
 
     Returns
     -------
     (final_state, samples, info)
         ``samples``: the kept positions stacked along a new leading axis (global steps
         :func:`kept_steps`); ``info``: the per-step :class:`~geobayes.sgmcmc.sgrld.SGRLDInfo`
-        with leading axis ``num_epochs * steps_per_epoch``.
+        with leading axis ``num_epochs * steps_per_epoch``. With a ``model_state``,
+        ``final_state`` is the pair ``(state, model_state)`` and ``samples`` the pair
+        ``(positions, model_states)``, both stacked along the same leading axis.
+
+    Raises
+    ------
+    ValueError
+        If a count is not a positive integer (``burn_in`` may be 0), ``steps_per_epoch`` is
+        missing without data or disagrees with it, or a ``model_state`` is given with a
+        ``batch_size`` that does not divide ``N``.
     """
     if data is not None:
         num_data = jax.tree.leaves(data)[0].shape[0]
@@ -99,36 +121,49 @@ def run_chain(rng_key: jax.Array, kernel: Callable, state: SGRLDState, gradient_
                                  ("thinning", thinning, 1), ("burn_in", burn_in, 0), ("batch_size", batch_size, 1)):
         if not isinstance(value, (int, np.integer)) or value < minimum:
             raise ValueError(f"{name} must be an integer >= {minimum}; got {value!r}")
+    stateful = model_state is not None
+    if stateful and data is not None and num_data % batch_size:
+        raise ValueError(f"run_chain: with a model_state (BatchNorm statistics) batch_size must divide N; "
+                         f"got batch_size={batch_size}, N={num_data} (a padded last batch would count its padding)")
     noise_key, gradient_key, shuffle_key = jax.random.split(rng_key, 3)
     chunks, remainder = divmod(steps_per_epoch, thinning)
 
-    def run_epoch(state, epoch):
+    def run_epoch(carry, epoch):
         if data is not None:
             order = jax.random.permutation(jax.random.fold_in(shuffle_key, epoch), num_data)
             order = jnp.pad(order, (0, mask.size - num_data)).reshape(mask.shape)
 
-        def one_step(state, index):
+        def one_step(carry, index):
+            state, model = carry
             batch = None
             if data is not None:
                 batch = MiniBatch(jax.tree.map(lambda a: a[order[index]], data), jnp.asarray(mask)[index])
-            gradient = gradient_fn(state.position, batch, jax.random.fold_in(gradient_key, state.step))
-            return kernel(jax.random.fold_in(noise_key, state.step), state, gradient)
+            key = jax.random.fold_in(gradient_key, state.step)
+            if stateful:
+                gradient, model = gradient_fn(state.position, batch, key, model)
+            else:
+                gradient = gradient_fn(state.position, batch, key)
+            state, info = kernel(jax.random.fold_in(noise_key, state.step), state, gradient)
+            return (state, model), info
 
-        def chunk(state, first):
-            state, info = jax.lax.scan(one_step, state, first + jnp.arange(thinning))
-            return state, (state.position, info)
+        def chunk(carry, first):
+            carry, info = jax.lax.scan(one_step, carry, first + jnp.arange(thinning))
+            state, model = carry
+            return carry, ((state.position, model), info)
 
-        state, (positions, info) = jax.lax.scan(chunk, state, thinning * jnp.arange(chunks))
+        carry, (kept, info) = jax.lax.scan(chunk, carry, thinning * jnp.arange(chunks))
         info = jax.tree.map(lambda a: a.reshape((chunks * thinning,) + a.shape[2:]), info)
         if remainder:
-            state, rest = jax.lax.scan(one_step, state, chunks * thinning + jnp.arange(remainder))
+            carry, rest = jax.lax.scan(one_step, carry, chunks * thinning + jnp.arange(remainder))
             info = jax.tree.map(lambda a, b: jnp.concatenate([a, b]), info, rest)
         if end_epoch is not None:
-            state = end_epoch(state)
-        return state, (positions, info)
+            carry = (end_epoch(carry[0]), carry[1])
+        return carry, (kept, info)
 
-    state, (positions, info) = jax.lax.scan(run_epoch, state, jnp.arange(num_epochs))
+    (state, model), (kept, info) = jax.lax.scan(run_epoch, (state, model_state), jnp.arange(num_epochs))
     flat = lambda a: a.reshape((-1,) + a.shape[2:])  # noqa: E731
     keep = np.flatnonzero(kept_steps(num_epochs, steps_per_epoch, 0, thinning) > burn_in)
-    samples = jax.tree.map(lambda a: flat(a)[keep], positions)
-    return state, samples, jax.tree.map(flat, info)
+    positions, models = jax.tree.map(lambda a: flat(a)[keep], kept)
+    if stateful:
+        return (state, model), (positions, models), jax.tree.map(flat, info)
+    return state, positions, jax.tree.map(flat, info)

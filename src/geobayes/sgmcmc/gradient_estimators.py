@@ -4,7 +4,9 @@ Every estimator returns ``gradient_fn(position, batch, rng_key) -> g_hat``, the 
 the *potential* (the negative log density) divided by ``N`` (Yu et al. 2023, Sec. 2.1:
 ``g_hat = grad U / N``), so that the step ``theta - lr G^{-1} g_hat`` descends the potential.
 The driver (:func:`geobayes.sgmcmc.driver.run_chain`) always passes all three arguments;
-an estimator ignores what it does not use.
+an estimator ignores what it does not use. A model with a state of its own (BatchNorm running
+statistics) uses :func:`stateful_minibatch_potential_gradient`, which also takes and returns that
+state (the driver's ``model_state``).
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ import jax.numpy as jnp
 
 from geobayes.sgmcmc.preconditioner import tree_normal
 
-__all__ = ["MiniBatch", "minibatch_potential_gradient", "noisy_gradient"]
+__all__ = ["MiniBatch", "minibatch_potential_gradient", "noisy_gradient", "stateful_minibatch_potential_gradient"]
 
 
 class MiniBatch(NamedTuple):
@@ -57,26 +59,81 @@ def minibatch_potential_gradient(log_likelihood_fn: Callable[[Any, Any], jax.Arr
         ``batch`` is a :class:`MiniBatch` (the mean runs over the unmasked examples only)
         or a bare data pytree (all examples count). ``rng_key`` is unused.
     """
+    _check_scaling(num_data, grad_max)
+
+    def potential(position, batch):
+        data, mask = _split(batch)
+        return _potential(log_likelihood_fn(position, data), mask, log_prior_fn(position), num_data)
+
+    gradient = jax.grad(potential)
+
+    def gradient_fn(position, batch, rng_key=None):
+        return _clamp(gradient(position, batch), grad_max)
+
+    return gradient_fn
+
+
+def stateful_minibatch_potential_gradient(log_likelihood_fn: Callable[[Any, Any, Any], tuple[jax.Array, Any]],
+                                          log_prior_fn: Callable[[Any], jax.Array], num_data: int,
+                                          grad_max: float = 1e6):
+    """:func:`minibatch_potential_gradient` for a model with a state, e.g. BatchNorm statistics.
+
+    The forward pass in train mode both gives the log-likelihoods and updates the model's state
+    (the running statistics); the code updates them at every SGLD step and keeps them with each
+    sample (Yu et al. 2023, CIFAR-10 ResNet-20; notes Sec. 8.4 item 16). The gradient is that of
+    :func:`minibatch_potential_gradient`, taken through the same forward pass (``has_aux``), the
+    state is not differentiated.
+
+    Parameters
+    ----------
+    log_likelihood_fn
+        ``log_likelihood_fn(position, model_state, data) -> ((B,) log-likelihoods, new_state)``,
+        e.g. ``resnet20.log_likelihoods(params, bn_state, x, y, train=True)``.
+    log_prior_fn, num_data, grad_max
+        As :func:`minibatch_potential_gradient`.
+
+    Returns
+    -------
+    gradient_fn(position, batch, rng_key, model_state) -> (g_hat, new_model_state)
+        The form :func:`~geobayes.sgmcmc.driver.run_chain` calls with a ``model_state``.
+        ``batch`` as in :func:`minibatch_potential_gradient`; its mask weights the mean only
+        (a batch's statistics count every row, so the driver allows no padded batch here).
+    """
+    _check_scaling(num_data, grad_max)
+
+    def potential(position, model_state, batch):
+        data, mask = _split(batch)
+        log_likelihoods, new_state = log_likelihood_fn(position, model_state, data)
+        return _potential(log_likelihoods, mask, log_prior_fn(position), num_data), new_state
+
+    gradient = jax.grad(potential, has_aux=True)
+
+    def gradient_fn(position, batch, rng_key, model_state):
+        g_hat, new_state = gradient(position, model_state, batch)
+        return _clamp(g_hat, grad_max), jax.lax.stop_gradient(new_state)
+
+    return gradient_fn
+
+
+def _check_scaling(num_data, grad_max) -> None:
     if not num_data > 0:
         raise ValueError(f"num_data must be > 0; got {num_data!r}")
     if not grad_max > 0:
         raise ValueError(f"grad_max must be > 0; got {grad_max!r}")
 
-    def potential(position, batch):
-        data, mask = (batch.data, batch.mask) if isinstance(batch, MiniBatch) else (batch, None)
-        log_likelihoods = log_likelihood_fn(position, data)
-        if mask is None:
-            average = jnp.mean(log_likelihoods)
-        else:
-            average = jnp.sum(mask * log_likelihoods) / jnp.sum(mask)
-        return -average - log_prior_fn(position) / num_data
 
-    gradient = jax.grad(potential)
+def _split(batch):
+    return (batch.data, batch.mask) if isinstance(batch, MiniBatch) else (batch, None)
 
-    def gradient_fn(position, batch, rng_key=None):
-        return jax.tree.map(lambda g: jnp.clip(g, -grad_max, grad_max), gradient(position, batch))
 
-    return gradient_fn
+def _potential(log_likelihoods, mask, log_prior, num_data):
+    """``-(1/B) sum_i log p(y_i | x_i) - log p(theta) / N`` over the unmasked examples."""
+    average = jnp.mean(log_likelihoods) if mask is None else jnp.sum(mask * log_likelihoods) / jnp.sum(mask)
+    return -average - log_prior / num_data
+
+
+def _clamp(gradient, grad_max):
+    return jax.tree.map(lambda g: jnp.clip(g, -grad_max, grad_max), gradient)
 
 
 def noisy_gradient(logdensity_fn: Callable[[Any], jax.Array], noise_std: float):
