@@ -1,8 +1,9 @@
-"""One configured SGRLD chain on Yu et al.'s (2023) MNIST classifier, evaluated as the code evaluates it.
+"""One configured SGRLD chain on one of Yu et al.'s (2023) classifiers, evaluated as the code evaluates it.
 
-Glue between the pipeline's config slice and the library: the 784-N-N-10 ReLU network
-(:mod:`geobayes.networks.dense_relu_classifier`), its prior (:mod:`geobayes.networks.bnn_priors`),
-the mini-batch gradient of the average potential and a sampler of :mod:`geobayes.sgmcmc`; after
+Glue between the pipeline's config slice and the library: the network
+(:mod:`geobayes.pipeline.sgmcmc_networks`: MNIST's 784-N-N-10 ReLU network, or CIFAR-10's
+ResNet-20 whose BatchNorm statistics the chain carries), its prior, the mini-batch gradient of
+the average potential and a sampler of :mod:`geobayes.sgmcmc`; after
 every epoch the newly kept samples join the running ensembles on the validation and test sets
 (the per-epoch cumulative metrics of Fig. 3, notes Sec. 3.2), and every ``curvature.every``-th
 kept sample gets its input-space curvature (notes Sec. 3.2, 8.4 item 9).
@@ -20,11 +21,10 @@ import numpy as np
 
 from geobayes.metrics.ensemble import init_running, running_metrics, update_running
 from geobayes.metrics.input_curvature import average_input_curvature
-from geobayes.networks import dense_relu_classifier as network
-from geobayes.networks.bnn_priors import prior_from_name
 from geobayes.pipeline.sgmcmc_grid import grid_point_label
+from geobayes.pipeline.sgmcmc_networks import ClassifierNetwork, classifier_network
 from geobayes.sgmcmc.classifier_chain import ChainSchedule, sample_classifier
-from geobayes.sgmcmc.gradient_estimators import minibatch_potential_gradient
+from geobayes.sgmcmc.gradient_estimators import minibatch_potential_gradient, stateful_minibatch_potential_gradient
 from geobayes.sgmcmc.registry import build_preconditioner
 from geobayes.sgmcmc.sgrld import sgrld
 
@@ -38,17 +38,24 @@ class ClassifierChainResult(NamedTuple):
     curves: dict[str, np.ndarray]
 
 
-def _log_likelihood(prior):
-    def log_likelihood(position, data):
-        x, y = data
-        return network.log_likelihoods(prior.network_parameters(position), x, y)
-    return log_likelihood
+def _gradient(network: ClassifierNetwork, prior, num_data: int, grad_max: float):
+    """The stochastic gradient of the average potential: in train mode with the network's state
+    where it has one (the state then rides along the chain), else of the plain network."""
+    if network.initial_state is None:
+        def log_likelihood(position, data):
+            return network.log_likelihoods(prior.network_parameters(position), None, *data, False)[0]
+        return minibatch_potential_gradient(log_likelihood, prior.log_prior, num_data, grad_max=grad_max)
+
+    def train_log_likelihood(position, state, data):
+        return network.log_likelihoods(prior.network_parameters(position), state, *data, True)
+    return stateful_minibatch_potential_gradient(train_log_likelihood, prior.log_prior, num_data, grad_max=grad_max)
 
 
-def run_classifier_chain(rng_key: jax.Array, split: Mapping[str, np.ndarray], *, width: int, prior: str,
+def run_classifier_chain(rng_key: jax.Array, split: Mapping[str, np.ndarray], *, width: int | None, prior: str,
                          sampler: str, sampler_settings: Mapping[str, Any], learning_rate: float,
-                         alpha2: float | None, settings: Mapping[str, Any]) -> ClassifierChainResult:
-    """Sample the posterior of one (width, prior) with one sampler at one grid point, and evaluate it.
+                         alpha2: float | None, settings: Mapping[str, Any], network: str = "mlp",
+                         config_key: str = "experiments.yu2023_mnist") -> ClassifierChainResult:
+    """Sample the posterior of one (network, width, prior) with one sampler at one grid point, and evaluate it.
 
     Yu et al. (2023), Sec. 4.3 and A.5: the SGRLD step of Eq. 3 with ``N`` the training-set size,
     mini-batches of ``settings['schedule']['batch_size']``, burn-in and thinning as the code;
@@ -63,45 +70,54 @@ def run_classifier_chain(rng_key: jax.Array, split: Mapping[str, np.ndarray], *,
     split
         The prepared data (``X_train, y_train, X_valid, y_valid, X_test, y_test``).
     width, prior, sampler, sampler_settings, learning_rate, alpha2
-        The configuration (``alpha2`` only for Monge; it overrides ``sampler_settings``).
+        The configuration (``alpha2`` only for Monge; it overrides ``sampler_settings``;
+        ``width`` None for the ResNet-20).
     settings
         The experiment's ``schedule``, ``prior_scales``, ``grad_max``, ``temperature``,
         ``curvature`` and ``ece_bins``.
+    network
+        A key of :data:`geobayes.pipeline.sgmcmc_networks.NETWORKS`: ``mlp`` (MNIST) or
+        ``resnet20`` (CIFAR-10; its BatchNorm statistics are updated at every step, kept with
+        each sample and used to evaluate it).
+    config_key
+        The experiment's config key, named in errors about its samplers.
     """
     options = dict(sampler_settings)
     if alpha2 is not None:
         options["alpha2"] = alpha2
-    preconditioner = build_preconditioner(sampler, options, f"experiments.yu2023_mnist.samplers.{sampler}")
-    prior_model = prior_from_name(prior, **settings["prior_scales"])
-    position = prior_model.init_position(network.init_parameters(jax.random.fold_in(rng_key, 0),
-                                                                 network.mnist_widths(width)))
+    preconditioner = build_preconditioner(sampler, options, f"{config_key}.samplers.{sampler}")
+    net = classifier_network(network)
+    prior_model = net.prior_from_name(prior, **settings["prior_scales"])
+    position = prior_model.init_position(net.init_parameters(jax.random.fold_in(rng_key, 0), width))
+    initial_state = None if net.initial_state is None else net.initial_state()
     train = (jnp.asarray(split["X_train"]), jnp.asarray(split["y_train"]))
     num_data = int(train[0].shape[0])
-    gradient = minibatch_potential_gradient(_log_likelihood(prior_model), prior_model.log_prior, num_data,
-                                            grad_max=float(settings["grad_max"]))
+    gradient = _gradient(net, prior_model, num_data, float(settings["grad_max"]))
     algorithm = sgrld(preconditioner, learning_rate, num_data, float(settings["temperature"]))
     schedule = ChainSchedule(**settings["schedule"])
     curvature = settings["curvature"]
     bins = int(settings["ece_bins"])
 
     evaluation = {part: (jnp.asarray(split[f"X_{part}"]), np.asarray(split[f"y_{part}"])) for part in ("valid", "test")}
-    ensembles = {part: init_running(len(y), 10) for part, (_, y) in evaluation.items()}
-    log_softmax = jax.jit(jax.vmap(lambda position, x: network.log_softmax(prior_model.network_parameters(position), x),
-                                   in_axes=(0, None)))
+    ensembles = {part: init_running(len(y), net.num_classes) for part, (_, y) in evaluation.items()}
+    log_softmax = jax.jit(jax.vmap(
+        lambda position, state, x: net.log_softmax(prior_model.network_parameters(position), state, x),
+        in_axes=(0, 0, None)))
     curves = {name: [] for name in ("test_lp", "test_accuracy", "test_ece", "test_confidence", "valid_lp", "samples")}
     curvatures, kept = [], [0]
 
     def on_epoch(epoch, samples):
-        count = jax.tree.leaves(samples)[0].shape[0]
+        positions, states = samples if initial_state is not None else (samples, None)
+        count = jax.tree.leaves(positions)[0].shape[0]
         if count:
             for part, (x, _) in evaluation.items():
-                ensembles[part] = update_running(ensembles[part], np.asarray(log_softmax(samples, x)))
+                ensembles[part] = update_running(ensembles[part], np.asarray(log_softmax(positions, states, x)))
         for j in range(count):
             if (kept[0] + j) % int(curvature["every"]) == 0:
-                sample = jax.tree.map(lambda a: a[j], samples)
+                sample, state = jax.tree.map(lambda a: a[j], (positions, states))
                 x, y = evaluation["test"]
                 curvatures.append(average_input_curvature(
-                    network.log_likelihoods, prior_model.network_parameters(sample), x, jnp.asarray(y),
+                    net.evaluate_log_likelihoods, (prior_model.network_parameters(sample), state), x, jnp.asarray(y),
                     jax.random.fold_in(jax.random.fold_in(rng_key, 2), kept[0] + j), n_inputs=int(curvature["inputs"]),
                     batch_size=int(curvature["batch_size"]), num_power_iterations=int(curvature["power_iterations"])))
         kept[0] += count
@@ -110,7 +126,8 @@ def run_classifier_chain(rng_key: jax.Array, split: Mapping[str, np.ndarray], *,
                             ("test_confidence", test.confidence), ("valid_lp", valid.lp), ("samples", kept[0])):
             curves[name].append(value)
 
-    run = sample_classifier(jax.random.fold_in(rng_key, 1), algorithm, position, gradient, train, schedule, on_epoch)
+    run = sample_classifier(jax.random.fold_in(rng_key, 1), algorithm, position, gradient, train, schedule, on_epoch,
+                            model_state=initial_state)
     diverged = run.diverged_epoch is not None
     last = {name: (values[-1] if values and not diverged else None) for name, values in curves.items()}
     timed = run.epoch_seconds[1:] or run.epoch_seconds  # the first epoch includes the compilation
