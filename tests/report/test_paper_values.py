@@ -118,3 +118,30 @@ def test_missing_citation_missing_file_and_a_key_in_two_files(tmp_path):
     with pytest.raises(ValueError, match="given in two files"):
         load_paper_values([first, second])
     assert load_paper_values(str(first)).loc[0, "spread"] == 0.1
+
+
+def test_yu2023_cifar_tables_have_every_prior_sampler_and_metric():
+    """Tables 3, 5, 7 and 9 of Yu et al. (2023), CIFAR-10 ResNet-20: two priors x the four samplers shown (the best
+    Monge matched Identity and is not printed), spot values as ../shared/papers/notes/yu2023-sgrld-nondiagonal-metrics.md
+    prints them."""
+    path = PAPER_VALUES / "yu2023_cifar.csv"
+    paper = load_paper_values(path)
+    assert set(paper["posterior"]) == {"gaussian-resnet20", "correlated-resnet20"}
+    assert set(paper["method"]) == {"identity", "wenzel", "rmsprop", "shampoo"}
+    per_table = {"Table 3": {"lp", "accuracy", "curvature", "seconds_per_epoch"}, "Table 5": {"learning_rate"},
+                 "Table 7": {"lp_equal_time", "accuracy_equal_time"}, "Table 9": {"ece"}}
+    for table, metrics in per_table.items():
+        rows = paper[paper["source"] == table]
+        assert set(rows["metric"]) == metrics and len(rows) == 2 * 4 * len(metrics), table
+    assert len(paper) == 64
+    keyed = paper.set_index(KEYS)
+    cell = lambda prior, method, metric: keyed.loc[("yu2023_cifar", f"{prior}-resnet20", "selected", method, metric)]  # noqa: E731
+    assert cell("gaussian", "shampoo", "lp")[["mean", "spread"]].tolist() == [-0.4606, 0.0043]
+    assert cell("correlated", "shampoo", "accuracy_equal_time")[["mean", "spread"]].tolist() == [0.8697, 0.0015]
+    assert cell("correlated", "wenzel", "learning_rate")["mean"] == 0.75
+    assert cell("gaussian", "rmsprop", "seconds_per_epoch")["mean"] == 8.8
+    assert cell("correlated", "identity", "curvature")["mean"] == 9.91
+    assert cell("gaussian", "wenzel", "ece")[["mean", "spread"]].tolist() == [0.1006, 0.0036]
+    lines = path.read_text(encoding="utf-8").splitlines()
+    assert lines[0].startswith("# Source:") and "Non-Diagonal Metrics" in lines[0] and "TMLR 08/2023" in lines[1]
+    assert "yu2023-sgrld-nondiagonal-metrics.txt" in lines[1] and re.search(r"lines \d+-\d+", lines[2])
