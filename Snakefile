@@ -43,7 +43,7 @@ include: "workflow/rules/bnn_classifier.smk"
 include: "workflow/rules/bnn_hartmann_maps.smk"
 include: "workflow/rules/classifiers.smk"
 include: "workflow/rules/yu2023_funnel.smk"
-include: "workflow/rules/yu2023_mnist.smk"
+include: "workflow/rules/yu2023_classifiers.smk"
 include: "workflow/rules/liu2018_blr.smk"
 include: "workflow/rules/liu2018_sam.smk"
 
@@ -59,6 +59,6 @@ rule all:
         bnn_hartmann_maps_targets(),
         classifier_targets(),
         yu2023_funnel_targets(),
-        yu2023_mnist_targets(),
+        yu2023_classifier_targets(),
         liu2018_blr_targets(),
         liu2018_sam_targets(),

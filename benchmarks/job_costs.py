@@ -31,7 +31,7 @@ PAPER_OF_EXPERIMENT = {
                      "bnn_classifier", "bnn_hartmann_maps", "wg_timing"), "hartmann2026"),
     **dict.fromkeys(("bnn_bergamin", "bergamin_banana", "bergamin_pinwheel", "bergamin_uci", "bergamin_mnist"),
                     "bergamin2023"),
-    **dict.fromkeys(("yu2023_funnel", "yu2023_mnist"), "yu2023"),
+    **dict.fromkeys(("yu2023_funnel", "yu2023_mnist", "yu2023_cifar"), "yu2023"),
     **dict.fromkeys(("liu2018_blr", "liu2018_sam"), "liu2018"),
 }
 

@@ -75,3 +75,21 @@ def test_networks_are_looked_up_by_name_and_check_their_width():
         classifier_network("mlp").init_parameters(jax.random.key(0), None)
     with pytest.raises(ValueError, match="has no width to set; got width=400"):
         classifier_network("resnet20").init_parameters(jax.random.key(0), 400)
+
+
+
+def test_the_resnet20_entry_evaluates_with_the_given_batch_norm_statistics():
+    """The registry's ResNet-20 glue: evaluation mode with the sample's own statistics (not the batch's), the same
+    per-example log-likelihoods as the network's own function. (The chain itself: the stateful test above and
+    tests/networks/test_resnet_priors.py.)"""
+    from geobayes.networks import resnet20
+
+    network = classifier_network("resnet20")
+    params = network.init_parameters(jax.random.key(0), None)
+    state = [s + 0.5 for s in network.initial_state()]  # statistics other than PyTorch's initial (0, 1)
+    x = jax.random.normal(jax.random.key(1), (2, 3, 32, 32), jnp.float64)
+    y = jnp.array([3, 7])
+    expected = resnet20.log_likelihoods(params, state, x, y, train=False)[0]
+    np.testing.assert_array_equal(network.evaluate_log_likelihoods((params, state), x, y), expected)
+    assert not np.allclose(expected, resnet20.log_likelihoods(params, network.initial_state(), x, y, train=False)[0])
+    assert network.log_likelihoods is resnet20.log_likelihoods and network.log_softmax is resnet20.log_softmax

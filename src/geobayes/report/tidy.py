@@ -100,17 +100,17 @@ STAGE_METRICS: Mapping[str, Mapping[str, str]] = {
     # each marginal to exact draws and the floor (two exact sets), its cost and Monge's fallback steps
     "yu2023_funnel_chain": {name: name for name in ("w1_theta1", "w1_theta2", "floor_w1_theta1", "floor_w1_theta2",
                                                     "fallback_fraction", "seconds_per_step", "compile_s")},
-    # workflow/scripts/yu2023_mnist_chain.py (Yu et al. 2023, Sec. 4.3): one chain at one grid point (anchor) and
-    # seed, its final-epoch test metrics of the sample ensemble, validation LP, curvature and cost
-    "yu2023_mnist_chain": {name: name for name in ("lp", "accuracy", "ece", "confidence", "valid_lp", "curvature",
-                                                   "seconds_per_epoch")},
-    # workflow/scripts/yu2023_mnist_select.py: the selected grid point's per-seed metrics (anchor "selected")
-    "yu2023_mnist_selected": {name: name for name in ("lp", "accuracy", "ece", "confidence", "curvature",
-                                                      "seconds_per_epoch", "learning_rate", "alpha2")},
-    # workflow/scripts/yu2023_mnist_equal_time.py (App. A.6, Table 6): per sampler (per_method) the test metrics at
-    # the fastest sampler's whole-run wall time, its point re-selected there (one value per seed)
-    "yu2023_mnist_equal_time": {"lp_equal_time": "lp_equal_time", "accuracy_equal_time": "accuracy_equal_time",
-                                "epochs_in_budget": "epochs_in_budget"},
+    # workflow/scripts/yu2023_classifier_chain.py (Yu et al. 2023, Secs. 4.3-4.4): one chain at one grid point
+    # (anchor) and seed, its final-epoch test metrics of the sample ensemble, validation LP, curvature and cost;
+    # _selected (yu2023_classifier_select.py): the selected grid point's per-seed metrics (anchor "selected");
+    # _equal_time (yu2023_classifier_equal_time.py, App. A.6, Tables 6-7): per sampler (per_method) the test metrics
+    # at the fastest sampler's whole-run wall time, its point re-selected there (one value per seed)
+    **{f"{study}_{stage}": metrics for study in ("yu2023_mnist", "yu2023_cifar") for stage, metrics in (
+        ("chain", {name: name for name in ("lp", "accuracy", "ece", "confidence", "valid_lp", "curvature",
+                                           "seconds_per_epoch")}),
+        ("selected", {name: name for name in ("lp", "accuracy", "ece", "confidence", "curvature", "seconds_per_epoch",
+                                              "learning_rate", "alpha2")}),
+        ("equal_time", {name: name for name in ("lp_equal_time", "accuracy_equal_time", "epochs_in_budget")}))},
     # workflow/scripts/liu2018_blr_run.py (Liu & Zhu 2018, Fig. 1): one particle run of a panel (posterior) on its
     # data set (anchor): test accuracy at the last iteration and averaged over the recorded ones, test LL, cost
     "liu2018_blr_run": {name: name for name in ("accuracy_final", "accuracy_mean", "log_likelihood_final",

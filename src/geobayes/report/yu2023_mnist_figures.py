@@ -1,6 +1,6 @@
 """Yu et al. (2023), Fig. 3: test LP and accuracy of the cumulative sample ensemble after each epoch.
 
-The curves are computed upstream (rule ``yu2023_mnist_select`` stacks the selected grid point's
+The curves are computed upstream (rule ``yu2023_select`` stacks the selected grid point's
 per-seed curves); this module only draws: the mean over seeds with a band of +-1.96 std, as the
 paper's code (notes Sec. 5, 8.4 item 11: a band of the spread, not a confidence interval).
 """

@@ -1,5 +1,6 @@
-"""Snakemake script: one SGRLD chain of Yu et al.'s (2023) MNIST study (Sec. 4.3) at one grid point and
-seed: its final-epoch test metrics, validation LP and curvature (a tidy record) and its per-epoch curves."""
+"""Snakemake script: one SGRLD chain of Yu et al.'s (2023) MNIST (Sec. 4.3) or CIFAR-10 (Sec. 4.4) study at one
+grid point and seed: its final-epoch test metrics, validation LP and curvature (a tidy record) and its per-epoch
+curves."""
 
 from geobayes.pipeline.warm_start import hand_over
 
@@ -16,14 +17,15 @@ smk = snakemake  # noqa: F821
 with logged_to(smk.log[0]) as log:
     device = use_device(smk.params.device)
     w = smk.wildcards
-    point = smk.params.point
-    split = load_prepared(smk.input.data, "mnist_yu2023")
+    point, study = smk.params.point, smk.params.study
+    split = load_prepared(smk.input.data, study["dataset"])
     result = run_classifier_chain(
-        derive_key(smk.params.seed, "yu2023_mnist", w.posterior, w.sampler, w.point, int(w.seed)), split,
-        width=int(point["width"]), prior=point["prior"], sampler=w.sampler,
+        derive_key(smk.params.seed, w.study, w.posterior, w.sampler, w.point, int(w.seed)), split,
+        width=point["width"], prior=point["prior"], sampler=w.sampler,
         sampler_settings=smk.params.experiment["samplers"][w.sampler], learning_rate=point["learning_rate"],
-        alpha2=point["alpha2"], settings=smk.params.experiment)
-    record = {"stage": "yu2023_mnist_chain", "posterior": w.posterior, "anchor": w.point, "method": w.sampler,
+        alpha2=point["alpha2"], settings=smk.params.experiment, network=study["network"],
+        config_key=f"experiments.{w.study}")
+    record = {"stage": f"{w.study}_chain", "posterior": w.posterior, "anchor": w.point, "method": w.sampler,
               "repetition": int(w.seed), "device": device, **result.record}
     save_npz(smk.output.npz, **result.curves)
     save_json(smk.output.json, record)

@@ -1,6 +1,7 @@
-"""Snakemake script: Yu et al.'s (2023) equal-time comparison (App. A.6, Tables 6-7) for one (width,
-prior): the fastest sampler's whole run sets the budget; every sampler's learning rate is re-selected on
-validation LP at that wall time and its test LP and accuracy are read there."""
+"""Snakemake script: Yu et al.'s (2023) equal-time comparison (App. A.6, Tables 6-7) for one posterior
+(MNIST: width and prior; CIFAR-10: prior): the fastest sampler's whole run sets the budget; every
+sampler's learning rate is re-selected on validation LP at that wall time and its test LP and accuracy
+are read there."""
 
 from geobayes.pipeline.warm_start import hand_over
 
@@ -32,5 +33,5 @@ with logged_to(smk.log[0]) as log:
                            "epochs_in_budget": budget / seconds[sampler], "lp_equal_time": choice.lp,
                            "accuracy_equal_time": choice.accuracy})
         print(f"{sampler}: {budget / seconds[sampler]:.2f} epochs in the budget, point {choice.point}", file=log)
-    save_json(smk.output[0], {"stage": "yu2023_mnist_equal_time", "posterior": smk.wildcards.posterior,
+    save_json(smk.output[0], {"stage": f"{smk.wildcards.study}_equal_time", "posterior": smk.wildcards.posterior,
                               "anchor": "selected", "fastest": fastest, "budget_s": budget, "per_method": per_method})

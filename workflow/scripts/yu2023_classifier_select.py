@@ -1,7 +1,8 @@
 """Snakemake script: Yu et al.'s (2023) selection of one sampler's learning rate (and Monge's alpha^2) for
-one (width, prior): the grid point with the highest mean validation LP at the last epoch over its seeds,
-a point with any diverged seed excluded (App. A.5; notes Sec. 3.1). Its per-seed test metrics become the
-tidy rows with anchor ``selected`` (Tables 1, 2, 4, 8, 10); its curves the figure data of Fig. 3."""
+one posterior (MNIST: width and prior; CIFAR-10: prior): the grid point with the highest mean validation
+LP at the last epoch over its seeds, a point with any diverged seed excluded (App. A.5; notes Sec. 3.1).
+Its per-seed test metrics become the tidy rows with anchor ``selected`` (Tables 1-5, 8-10); its curves
+the figure data of Fig. 3."""
 
 from geobayes.pipeline.warm_start import hand_over
 
@@ -18,7 +19,7 @@ with logged_to(smk.log[0]) as log:
     records = [load_json(path) for path in smk.input.records]
     choice = select_grid_point(records)
     chosen = sorted((r for r in records if r["anchor"] == choice.point), key=lambda r: r["repetition"])
-    record = {"stage": "yu2023_mnist_selected", "posterior": smk.wildcards.posterior, "anchor": "selected",
+    record = {"stage": f"{smk.wildcards.study}_selected", "posterior": smk.wildcards.posterior, "anchor": "selected",
               "method": smk.wildcards.sampler, "selected_point": choice.point, "learning_rate": chosen[0]["learning_rate"],
               "alpha2": chosen[0]["alpha2"], "points": choice.scores, "excluded": choice.excluded,
               "n_samples": sum(r["n_samples"] for r in chosen), "n_failed": sum(r["n_failed"] for r in chosen)}
