@@ -94,9 +94,8 @@ def sample_classifier(rng_key: jax.Array, algorithm: SGRLDAlgorithm, position: A
         ``None``, or the network's own initial state (BatchNorm running statistics): threaded
         through every step by :func:`~geobayes.sgmcmc.driver.run_chain` (``gradient_fn`` then
         takes and returns it: ``stateful_minibatch_potential_gradient``), and the samples
-        handed to ``on_epoch`` are
-        the pairs ``(positions, model_states)``, each sample's statistics after its step (the
-        code saves them with each sample; notes Sec. 8.4 item 16).
+        handed to ``on_epoch`` are the pairs ``(positions, model_states)``, each sample's
+        statistics after its step (the code saves them with each sample; notes Sec. 8.4 item 16).
     """
     if isinstance(schedule.epochs, bool) or not isinstance(schedule.epochs, int) or schedule.epochs < 1:
         raise ValueError(f"schedule.epochs must be an integer >= 1; got {schedule.epochs!r}")
