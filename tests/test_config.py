@@ -215,6 +215,22 @@ def test_missing_schema_is_an_error(tmp_path):
         load_config(raw("tiny"), schema_path=tmp_path / "nope.yaml")
 
 
+def test_an_edited_schema_is_checked_again_and_a_copy_is_returned(tmp_path):
+    """load_schema checks a file once per version: an edit (new size) is read and checked again,
+    an invalid edit is still an error naming the file, and callers get copies they may change."""
+    path = tmp_path / "schema.yaml"
+    path.write_text("type: object\n")
+    first = load_schema(path)
+    first["type"] = "mutated"
+    assert load_schema(path) == {"type": "object"}
+    path.write_text("type: object\nproperties: {seed: {type: integer}}\n")
+    assert load_schema(path)["properties"] == {"seed": {"type": "integer"}}
+    path.write_text("type: 12345\n")
+    with pytest.raises(ConfigError, match="not a valid JSON schema") as error:
+        load_schema(path)
+    assert str(path) in str(error.value)
+
+
 # --- defaults, overrides, merging ----------------------------------------------------
 
 

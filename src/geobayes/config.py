@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import difflib
+import functools
 import re
 from collections.abc import Iterable, Mapping
 from os import PathLike
@@ -137,6 +138,18 @@ def load_schema(schema_path: str | PathLike[str] | None = None) -> dict[str, Any
             str(path),
             ["schema file not found (the packaged schema is geobayes/schemas/config.schema.yaml)"],
         )
+    stat = path.stat()
+    return copy.deepcopy(_checked_schema(path, path.resolve(), stat.st_mtime_ns, stat.st_size))
+
+
+@functools.lru_cache(maxsize=8)
+def _checked_schema(path: Path, resolved: Path, mtime_ns: int, size: int) -> dict[str, Any]:
+    """The schema at ``path`` checked against the meta-schema, once per file version and process.
+
+    The meta-schema check costs ~0.6 s, most of a config load; a process that loads several
+    configs (the tests, a report) pays it once. Keyed by the file (``resolved``), its modification
+    time and size, so an edited schema is read and checked again; errors name ``path`` as given.
+    """
     schema = _read_yaml(path, "schema")
     try:
         Draft202012Validator.check_schema(schema)
