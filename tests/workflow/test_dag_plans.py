@@ -242,6 +242,22 @@ def test_dag_and_library_agree_on_the_snelson_split_files():
     assert listed == {split: list(files) for split, files in SPLIT_FILES.items()}
 
 
+def test_every_yu2023_classifier_study_has_its_stages_in_the_tidy_layer():
+    """The rules' study table (YU2023_STUDIES) and the tidy layer's per-study stages
+    (report/tidy.py STAGE_METRICS) name the same studies: a study added to one only would plan
+    chains whose records the summary then refuses as an unknown stage."""
+    from geobayes.report.tidy import STAGE_METRICS
+
+    text = (REPO / "workflow" / "rules" / "yu2023_classifiers_common.smk").read_text()
+    block = text.split("YU2023_STUDIES = {", 1)[1].split("\n}", 1)[0]
+    studies = set(re.findall(r'^    "(\w+)": \{', block, re.M))
+    assert studies == {"yu2023_mnist", "yu2023_cifar"}, studies
+    staged = {stage.rsplit("_", 1)[0] for stage in STAGE_METRICS if stage.endswith("_chain")} - {"yu2023_funnel"}
+    assert staged == studies
+    for study in studies:
+        assert {f"{study}_chain", f"{study}_selected", f"{study}_equal_time"} <= STAGE_METRICS.keys(), study
+
+
 @pytest.mark.parametrize("config_file", ["config.yaml", "quick.yaml", "tiny.yaml"])
 def test_dag_and_library_agree_on_the_closed_form_targets(config_file):
     """common.smk decides exact vs NUTS references from the config's declarations (data: null)
