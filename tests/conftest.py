@@ -7,6 +7,8 @@ import tempfile
 
 import jax
 
+from compilation_mode import quick_compilation_by_default
+
 jax.config.update("jax_enable_x64", True)
 
 #: Environment variable naming the session's compilation cache, so that the xdist workers (started
@@ -32,6 +34,7 @@ def pytest_configure(config):
     jax.config.update("jax_compilation_cache_dir", directory)
     jax.config.update("jax_persistent_cache_min_compile_time_secs", 0.0)
     jax.config.update("jax_persistent_cache_min_entry_size_bytes", 0)
+    quick_compilation_by_default()
 
 
 def pytest_unconfigure(config):
