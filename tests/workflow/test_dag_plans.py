@@ -211,7 +211,7 @@ def test_paper_scale_dag_has_every_job():
     assert counts["prepare_liu2018_blr"] == 20 + 10 and counts["figure_liu2018_fig1"] == 1
     # Fig. 2: a SAM run per method x particle count x seed (Fig. 2a's count is one of Fig. 2b's)
     sam = config["experiments"]["liu2018_sam"]
-    assert counts["liu2018_sam_run"] == len(sam["samplers"]) * len(sam["particles"]) * sam["seeds"] == 7 * 5
+    assert counts["liu2018_sam_run"] == len(sam["run"]) * len(sam["particles"]) * sam["seeds"] == 7 * 5
     assert counts["prepare_liu2018_sam"] == counts["figure_liu2018_fig2"] == 1
 
 
@@ -229,6 +229,18 @@ def test_a_config_typo_is_one_line_naming_the_key_not_a_schema_dump(tmp_path):
     output = result.stdout + result.stderr
     assert "unknown key 'devic' (did you mean 'device'?)" in output
     assert len(output.splitlines()) < 20, output[-3000:]  # was thousands of lines (schema + config)
+
+
+def test_a_sampler_run_but_not_defined_is_one_line_naming_it(tmp_path):
+    # experiments.liu2018_sam.run selects entries of the samplers map (a list replaces, a map merges)
+    overrides = tmp_path / "overrides.yaml"
+    overrides.write_text("experiments: {liu2018_sam: {run: [rsvgd, gmc_sequential]}}\n")
+    result = run_snakemake("-n", "--directory", str(tmp_path), "-s", str(REPO / "Snakefile"),
+                           "--configfile", str(overrides))
+    assert result.returncode != 0
+    output = result.stdout + result.stderr
+    assert "experiments.liu2018_sam.run names 'gmc_sequential', which experiments.liu2018_sam.samplers does not" in output
+    assert len(output.splitlines()) < 20, output[-3000:]
 
 
 def test_dag_and_library_agree_on_the_snelson_split_files():

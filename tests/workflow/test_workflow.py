@@ -739,7 +739,7 @@ def test_tiny_run_liu2018_rsvgd(tiny_run):
         assert set(runs["method"]) == set(options["methods"]) and (runs["n_failed"] == 0).all()
         assert ((runs["accuracy_final"] > 0.5) & (runs["accuracy_final"] <= 1)).all()
     sam = wide(load_tidy(tiny_run / "results/summary/liu2018_sam.csv"))
-    assert set(sam["method"]) == set(experiments["liu2018_sam"]["samplers"])
+    assert set(sam["method"]) == set(experiments["liu2018_sam"]["run"])
     assert np.isfinite(sam["log_perplexity_final"]).all() and (sam["n_failed"] == 0).all()
     report = (tiny_run / "reports/liu2018_reproduction.md").read_text()
     assert "## The paper's claims, checked" in report and "RSVGD makes more effective updates" in report

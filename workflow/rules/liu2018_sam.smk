@@ -52,7 +52,7 @@ rule liu2018_sam_run:
         **gpu_resources(),
     threads: 1
     wildcard_constraints:
-        method="|".join(LIU2018_SAM["samplers"]) or "-",
+        method="|".join(LIU2018_SAM_RUN),
         particles=r"\d+",
         seed=r"\d+",
     conda:
