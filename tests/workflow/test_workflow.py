@@ -570,6 +570,36 @@ def test_method_samples_reruns_only_the_named_method(settled_run, tmp_path):
     assert not {r for r in added.values() if UPSTREAM_RULES.fullmatch(r)}, sorted(set(added.values()))
 
 
+def test_float32_is_a_config_switch_of_the_approximations_alone(settled_run, tiny_run, tmp_path):
+    """``approximation.dtype: float32`` (geobayes.floating_point) changes the parameters of the
+    approximations and the timings alone: the dry run plans them and what is downstream, no data,
+    MAP, NUTS or figure-data job. One of them run for real draws float32 samples and records the
+    precision in its sidecar."""
+    work, dag = settled_run
+    rules, inputs = dag.rule, dag.inputs
+    extra = tmp_path / "float32.yaml"
+    extra.write_text(yaml.safe_dump({"approximation": {"dtype": "float32"}}))
+    plan = dry_run_plan(work, str(extra))  # a second --configfile, merged over tiny.yaml
+    approximations = {p for p, r in rules.items() if r in ("approximate", "approximate_optimum")}
+    timings = {p for p, r in rules.items() if r in ("time_sampling", "time_bnn_scalability", "time_wg")}
+    switched = approximations | timings
+    assert approximations and timings and switched <= set(plan) <= switched | downstream(inputs, switched)
+    assert not {r for r in plan.values() if UPSTREAM_RULES.fullmatch(r)}, sorted(set(plan.values()))
+    # figure data are computed in float64 whatever the switch (figure_method_settings)
+    assert not {"banana_figure_data", "contour_grids"} & set(plan.values())
+
+    copy = tmp_path / "repo"
+    shutil.copytree(tiny_run, copy, symlinks=True, ignore=shutil.ignore_patterns(".jax_cache"))
+    target = "results/approximation/ripley_standardised-logreg/euclidean/rla_f/seed0/samples"
+    run = run_snakemake(f"{target}.npz", "--cores", "1", "--configfile", "config/tiny.yaml", str(extra), cwd=copy)
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    with np.load(copy / f"{target}.npz") as single, np.load(tiny_run / f"{target}.npz") as double:
+        assert single["theta"].dtype == np.float32 and double["theta"].dtype == np.float64
+        assert single["successful"].all() and single["theta"].shape == double["theta"].shape
+    record = load_json(copy / f"{target}.json")
+    assert record["config"]["approximation"]["dtype"] == "float32" and record["n_failed"] == 0
+
+
 def test_until_map_plans_only_the_map_stage_and_what_it_needs(settled_run, tmp_path):
     """README: ``--until map`` in an empty directory plans the MAPs and their data, nothing
     downstream."""

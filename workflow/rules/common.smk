@@ -275,6 +275,13 @@ def method_settings(method):
     return settings
 
 
+def figure_method_settings(method):
+    """`method_settings` for a figure's data (density grids, geodesics drawn on a metric), which is
+    computed in float64 whatever `approximation.dtype` says: the precision is left out, so that
+    switching it replots nothing (rule parameter)."""
+    return {k: v for k, v in method_settings(method).items() if k != "dtype"}
+
+
 def approximation_settings(wildcards):
     """`method_settings` of the job's method, with the overrides of the posterior's experiment
     (its `approximation` key, e.g. the networks' sample counts and batch size) (rule parameter).

@@ -208,7 +208,7 @@ rule banana_figure_data:
         "results/figure_data/banana_metric.npz",
     params:
         model=EXPERIMENTS["banana"],
-        approximation=method_settings("rla_f"),
+        approximation=figure_method_settings("rla_f"),
         seed=config["seed"],
         code=code_digest("metrics.density_grid", "report.plot_windows", "pipeline.posteriors", "methods.rla_f"),
     log:

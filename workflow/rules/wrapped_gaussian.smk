@@ -159,7 +159,7 @@ rule contour_grids:
         posteriors=lambda wildcards: synthetic_posteriors() if wildcards.figure == "synthetic" else shape_posteriors(),
         options=lambda wildcards: {p: EXPERIMENTS[experiment_of(p)] for p in
                                    (synthetic_posteriors() if wildcards.figure == "synthetic" else shape_posteriors())},
-        approximation={"ela": method_settings("ela"), "wg": method_settings("wg")},
+        approximation={"ela": figure_method_settings("ela"), "wg": figure_method_settings("wg")},
         code=code_digest("metrics.contour_grids", "methods.wg", "methods.ela", "pipeline.posteriors",
                          "report.wg_contours"),
     wildcard_constraints:

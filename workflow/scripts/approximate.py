@@ -16,6 +16,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from geobayes.floating_point import floating_point
 from geobayes.io import load_npz, save_json, save_npz
 from geobayes.methods import get_method, method_config, summarise_draws
 from geobayes.optimize import tangent_precision
@@ -29,28 +30,30 @@ smk = snakemake  # noqa: F821
 
 with logged_to(smk.log[0]) as log:
     device = use_device(smk.params.device)
-    posterior = build_posterior(smk.wildcards.posterior, smk.input.data or None, smk.params.model)
     method, anchor = smk.wildcards.method, smk.wildcards.anchor
     # Hessian precision at the Euclidean MAP, Fisher at the Hausdorff MAP, unless the experiment
     # sets one (the networks: Fisher = GGN + prior precision, laplace-torch's full Laplace).
     cfg = {**smk.params.approximation, "precision": tangent_precision(anchor, smk.params.model)}
     config = method_config(method, cfg)  # typed: a misspelt or mistyped key fails here, by name
-    mode = jnp.asarray(load_npz(smk.input.map)["position"])
     # T counts solver steps x evaluations per step: 6 for Dopri5; a method may set its own.
     per_step = getattr(get_method(method), "EVALUATIONS_PER_STEP", cfg["evaluations_per_step"])
-    for rep, npz, json in zip(smk.params.repetitions, smk.output.npz, smk.output.json, strict=True):
-        # Common random numbers: every method of one repetition draws the same base Gaussian.
-        key = derive_key(smk.params.seed, "approximate", posterior.name, rep)
-        clock, compile_fit, compile_sample = Stopwatch(), CompileClock(), CompileClock()
-        with clock.time("fit"), compile_fit:
-            fitted = get_method(method).fit(posterior, config, key, mode=mode)
-        with clock.time("sample"), compile_sample:
-            draws = jax.block_until_ready(fitted.approximation.sample(key, cfg["samples"]))
-        summary = summarise_draws(draws, per_step)
-        summary["seconds_per_sample"] = (clock.timings["sample"] - compile_sample.seconds) / cfg["samples"]
-        summary["compile_s"] = compile_fit.seconds + compile_sample.seconds if rep == smk.params.repetitions[0] else None
-        print(f"{method} at the {anchor} MAP, rep {rep}: {summary}", file=log)
-        save_npz(npz, mode=np.asarray(mode), **{k: np.asarray(v) for k, v in draws.arrays().items()})
-        save_json(json, sidecar("approximation", {"approximation": cfg, "model": smk.params.model},
-                                device, clock.timings, posterior=posterior.name, anchor=anchor,
-                                method=method, repetition=rep, seed=smk.params.seed, **summary))
+    # approximation.dtype: the posterior, the fit and the draws in float64 or float32 (the papers' code).
+    with floating_point(cfg["dtype"]):
+        posterior = build_posterior(smk.wildcards.posterior, smk.input.data or None, smk.params.model)
+        mode = jnp.asarray(load_npz(smk.input.map)["position"])
+        for rep, npz, json in zip(smk.params.repetitions, smk.output.npz, smk.output.json, strict=True):
+            # Common random numbers: every method of one repetition draws the same base Gaussian.
+            key = derive_key(smk.params.seed, "approximate", posterior.name, rep)
+            clock, compile_fit, compile_sample = Stopwatch(), CompileClock(), CompileClock()
+            with clock.time("fit"), compile_fit:
+                fitted = get_method(method).fit(posterior, config, key, mode=mode)
+            with clock.time("sample"), compile_sample:
+                draws = jax.block_until_ready(fitted.approximation.sample(key, cfg["samples"]))
+            summary = summarise_draws(draws, per_step)
+            summary["seconds_per_sample"] = (clock.timings["sample"] - compile_sample.seconds) / cfg["samples"]
+            summary["compile_s"] = compile_fit.seconds + compile_sample.seconds if rep == smk.params.repetitions[0] else None
+            print(f"{method} at the {anchor} MAP, rep {rep}: {summary}", file=log)
+            save_npz(npz, mode=np.asarray(mode), **{k: np.asarray(v) for k, v in draws.arrays().items()})
+            save_json(json, sidecar("approximation", {"approximation": cfg, "model": smk.params.model},
+                                    device, clock.timings, posterior=posterior.name, anchor=anchor,
+                                    method=method, repetition=rep, seed=smk.params.seed, **summary))

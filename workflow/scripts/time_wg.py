@@ -8,6 +8,7 @@ hand_over(snakemake)  # noqa: F821  (in the run's warm process, if one answers: 
 
 import jax.numpy as jnp
 
+from geobayes.floating_point import floating_point
 from geobayes.io import load_npz, save_json
 from geobayes.methods import get_method, method_config
 from geobayes.metrics.equal_count_timing import time_approximation, time_nuts
@@ -20,20 +21,23 @@ smk = snakemake  # noqa: F821
 
 with logged_to(smk.log[0]) as log:
     device = use_device(smk.params.device)
-    posterior = build_posterior(smk.wildcards.posterior, smk.input.data or None, smk.params.model)
     cfg, n = smk.params.timing, int(smk.params.timing["samples"])
-    mode = jnp.asarray(load_npz(smk.input.map)["position"])
-    key = derive_key(smk.params.seed, "time_wg", posterior.name)
-    methods = {}
-    for method in cfg["methods"]:
-        settings = method_config(method, {**smk.params.approximation[method], "precision": "hessian"})
-        methods[method] = time_approximation(get_method(method).fit, posterior, mode, settings, key, n,
-                                             int(cfg["repeats"]))
-        print(f"{method}: {methods[method]}", file=log)
-    ref = smk.params.reference
-    nuts = time_nuts(posterior, mode, key, warmup=int(cfg["nuts_warmup"]), samples=n,
-                     target_accept=ref["target_accept"], max_tree_depth=ref["max_tree_depth"],
-                     dense_mass=ref["dense_mass"])
+    # approximation.dtype (one for every method): float64, or float32 as the papers' code ran; NUTS alike
+    dtype = {smk.params.approximation[method]["dtype"] for method in cfg["methods"]}.pop()
+    with floating_point(dtype):
+        posterior = build_posterior(smk.wildcards.posterior, smk.input.data or None, smk.params.model)
+        mode = jnp.asarray(load_npz(smk.input.map)["position"])
+        key = derive_key(smk.params.seed, "time_wg", posterior.name)
+        methods = {}
+        for method in cfg["methods"]:
+            settings = method_config(method, {**smk.params.approximation[method], "precision": "hessian"})
+            methods[method] = time_approximation(get_method(method).fit, posterior, mode, settings, key, n,
+                                                 int(cfg["repeats"]))
+            print(f"{method}: {methods[method]}", file=log)
+        ref = smk.params.reference
+        nuts = time_nuts(posterior, mode, key, warmup=int(cfg["nuts_warmup"]), samples=n,
+                         target_accept=ref["target_accept"], max_tree_depth=ref["max_tree_depth"],
+                         dense_mass=ref["dense_mass"])
     print(f"nuts: {nuts}", file=log)
     # One tidy record per method (geobayes.report.tidy, stage timing_wg): seconds per sample, and
     # WG's seconds per sample over each other method's (< 1: WG faster).

@@ -31,8 +31,9 @@ from geobayes.settings import enum_converter, from_mapping
 
 __all__ = ["PIPELINE_KEYS", "MethodConfig", "approximation_keys", "require_config"]
 
-#: Keys of the ``approximation`` slice read by the pipeline (draw counts, the cost ``T``), not by ``fit``.
-PIPELINE_KEYS = frozenset({"repetitions", "samples", "method_samples", "evaluations_per_step"})
+#: Keys of the ``approximation`` slice read by the pipeline (draw counts, the cost ``T``, the floating-point
+#: precision the job computes in: :mod:`geobayes.floating_point`), not by ``fit``.
+PIPELINE_KEYS = frozenset({"repetitions", "samples", "method_samples", "evaluations_per_step", "dtype"})
 
 
 _precision = enum_converter(Precision, "approximation.precision")
