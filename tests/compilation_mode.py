@@ -2,8 +2,8 @@
 test's result depends on rounding.
 
 Most of a unit test's CPU time is XLA compiling small programs that then run for milliseconds, so
-the tests compile with JAX's ``jax_disable_most_optimizations`` (unit tests 1,595 -> 1,341 s of test
-time, benchmarks in docs/architecture.md). The pipeline never does: Snakemake jobs, the tiny DAG run
+the tests compile with JAX's ``jax_disable_most_optimizations`` (the unit tests outside the DAG runs:
+1,534 -> 1,185 s of test time, measured in docs/architecture.md). The pipeline never does: Snakemake jobs, the tiny DAG run
 and every subprocess a test starts compile with full optimisation (the flag is set through
 ``jax.config`` in the test process only). Tests whose outcome depends on rounding (network training
 followed by a Hessian that must stay positive definite, evidence fits with a gradient-norm
