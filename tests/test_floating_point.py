@@ -31,17 +31,14 @@ RTOL = 1e-3  # approximation.ode.rtol of every shipped config
 BOUNDS = {"rla_f": 1e-4, "rla_b": 20 * RTOL}
 
 
-def logistic(name: str) -> tuple[Posterior, np.ndarray]:
-    prepared = prepare_logreg(*load_logreg_raw(mirror_file(f"logreg/{name}.npy")), standardise=True)
-    posterior = Posterior(f"{name}-logreg", LogisticRegression(), Dataset(prepared.X, prepared.y))
+@pytest.fixture(scope="module")
+def posterior() -> tuple[Posterior, np.ndarray]:
+    """The standardised Pima posterior and its MAP."""
+    prepared = prepare_logreg(*load_logreg_raw(mirror_file("logreg/pima.npy")), standardise=True)
+    posterior = Posterior("pima-logreg", LogisticRegression(), Dataset(prepared.X, prepared.y))
     estimate = find_map(lambda theta, p: p.logdensity(theta), posterior, posterior.dim, jax.random.PRNGKey(0),
                         restarts=2)
     return posterior, np.asarray(estimate.position)
-
-
-@pytest.fixture(scope="module", params=["pima"])
-def posterior(request):
-    return logistic(request.param)
 
 
 def fitted(method: str, posterior: Posterior, mode: np.ndarray):
