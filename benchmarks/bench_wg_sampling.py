@@ -6,19 +6,26 @@ case this builds the posterior from the data mirror exactly as the DAG does, fin
 and times, in one process and at the same sample count ``--n``:
 
 * WG with the pipeline's ``auto`` solver (Newton for affine embeddings, Levenberg-Marquardt
-  otherwise), and with each solver forced (``approximation.wrapped_gaussian.solver``),
-  LA (``ela``) and RLA-F (``rla_f``, Yu et al. 2024): one compile call, then ``--repeats``
+  otherwise) and its Levenberg-Marquardt fallback for the samples Newton leaves unsolved;
+  ``wg_no_fallback``, the same without the fallback (the code before it: Newton to 256 steps,
+  unsolved samples kept as failures); with ``--cases default`` also each solver forced
+  (``approximation.wrapped_gaussian.solver``);
+* LA (``ela``) and RLA-F (``rla_f``, Yu et al. 2024): one compile call, then ``--repeats``
   batched calls, median per sample (:func:`geobayes.metrics.equal_count_timing.time_approximation`);
-* one NUTS chain of ``--warmup`` + ``--n`` iterations, compilation included
-  (:func:`~geobayes.metrics.equal_count_timing.time_nuts`).
+* unless ``--no-nuts``, one NUTS chain of ``--warmup`` + ``--n`` iterations, compilation
+  included (:func:`~geobayes.metrics.equal_count_timing.time_nuts`).
 
-Ratios are WG (``auto``) per-sample seconds over each other's. Speed is measured here and never
-asserted in tests.
+``--cases table1`` runs every GLM posterior of Hartmann et al.'s Table 1 (five data sets x
+Bernoulli/Poisson regression and latent GP) instead of the three default cases. Ratios are WG
+(``auto``) per-sample seconds over each other's. Speed is measured here and never asserted in
+tests.
 
 Usage (from the repository root; GEOBAYES_DATA_MIRROR or ../shared/data)::
 
     .venv/bin/python benchmarks/bench_wg_sampling.py            # defaults, a few minutes
     .venv/bin/python benchmarks/bench_wg_sampling.py --n 100 --repeats 1   # smoke run
+    .venv/bin/python benchmarks/bench_wg_sampling.py --cases table1 --n 500 --repeats 2 --no-nuts \
+        --output benchmarks/results/wg_table1.json                           # Table 1's GLMs
 """
 
 from __future__ import annotations
@@ -34,8 +41,13 @@ REPO = Path(__file__).resolve().parents[1]
 DEFAULT_OUTPUT = REPO / "benchmarks" / "results" / "wg_sampling.json"
 
 
-def build_cases(mirror: Path):
-    """(name, posterior) for the benchmark cases, prepared as the DAG prepares them."""
+TABLE1_DATASETS = ("australian", "german", "heart", "pima", "ripley")
+TABLE1_MODELS = ("bernreg", "poisreg", "berngp", "poisgp")
+
+
+def build_cases(mirror: Path, which: str = "default"):
+    """(name, posterior) for the benchmark cases, prepared as the DAG prepares them (config.yaml's
+    glm settings: standardised, 30 % regression subset, 100 GP points)."""
     from geobayes.data.glm_subsets import prepare_glm_subset, regression_subset_size, subset_indices
     from geobayes.data.logistic_growth import load_growth_csv
     from geobayes.data.logreg import load_logreg_raw
@@ -44,15 +56,20 @@ def build_cases(mirror: Path):
     from geobayes.posterior import Posterior
 
     glm = {"prior_variance": 100.0, "kernel": {"variance": 100.0, "lengthscale": 1000.0, "jitter": 1e-6}}
-    features, labels = load_logreg_raw(mirror / "logreg" / "heart.npy")
+    grid = ([(d, m) for d in TABLE1_DATASETS for m in TABLE1_MODELS] if which == "table1"
+            else [("heart", "bernreg"), ("heart", "berngp")])
     cases = []
-    for kind, model, size in (("regression", "bernreg", regression_subset_size(labels.size, 0.3)),
-                              ("gp", "berngp", 100)):
+    for dataset, model in grid:
+        features, labels = load_logreg_raw(mirror / "logreg" / f"{dataset}.npy")
+        regression = model.endswith("reg")
+        size = regression_subset_size(labels.size, 0.3) if regression else 100
         subset = prepare_glm_subset(features, labels, subset_indices(labels.size, size, 0),
-                                    standardise=True, intercept=kind == "regression")
+                                    standardise=True, intercept=regression)
         arrays = {"X": subset.X, "y": subset.y}
-        cases.append((f"heart-{model}", Posterior(f"heart-{model}", build_model(model, glm, arrays),
-                                                  Dataset(subset.X, subset.y))))
+        cases.append((f"{dataset}-{model}", Posterior(f"{dataset}-{model}", build_model(model, glm, arrays),
+                                                      Dataset(subset.X, subset.y))))
+    if which == "table1":
+        return cases
     t, y = load_growth_csv(mirror / "logistic_growth" / "LogisticData_highcurvature.csv")
     growth = build_model("growth", {"prior_variance": 10.0}, {"X": t[:, None], "y": y})
     cases.append(("sharp2022-growth", Posterior("sharp2022-growth", growth, Dataset(t[:, None], y))))
@@ -64,6 +81,9 @@ def main(argv=None) -> int:
     parser.add_argument("--n", type=int, default=1000, help="samples per method and NUTS draws")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--warmup", type=int, default=1000, help="NUTS warm-up iterations")
+    parser.add_argument("--cases", choices=("default", "table1"), default="default",
+                        help="heart regression/GP and growth, or every GLM posterior of Table 1")
+    parser.add_argument("--no-nuts", dest="nuts", action="store_false", help="skip the NUTS chains")
     parser.add_argument("--output", type=Path, default=DEFAULT_OUTPUT)
     args = parser.parse_args(argv)
 
@@ -81,7 +101,7 @@ def main(argv=None) -> int:
     wg_settings = {"solver": "auto", "rtol": 1e-8, "atol": 1e-8, "max_steps": 256, "residual_tol": 1e-6}
     ode = {"solver": "dopri5", "rtol": 1e-3, "atol": 1e-6, "max_steps": 4096}
     results = []
-    for name, posterior in build_cases(mirror):
+    for name, posterior in build_cases(mirror, args.cases):
         key = jax.random.PRNGKey(0)
         white = whitened(posterior)
         target = posterior if white is None else white
@@ -89,22 +109,27 @@ def main(argv=None) -> int:
         mode = jnp.asarray(mode if white is None else white.to_theta(mode))
         row = {"case": name, "dim": posterior.dim, "n": args.n, "methods": {}}
         configs = {"wg": ("wg", {"wrapped_gaussian": wg_settings}),
-                   "wg_lm": ("wg", {"wrapped_gaussian": {**wg_settings, "solver": "levenberg_marquardt"}}),
-                   "wg_newton": ("wg", {"wrapped_gaussian": {**wg_settings, "solver": "newton"}}),
-                   "ela": ("ela", {}), "rla_f": ("rla_f", {"ode": ode})}
+                   "wg_no_fallback": ("wg", {"wrapped_gaussian": {**wg_settings, "fallback": "none"}})}
+        if args.cases == "default":
+            configs |= {"wg_lm": ("wg", {"wrapped_gaussian": {**wg_settings, "solver": "levenberg_marquardt"}}),
+                        "wg_newton": ("wg", {"wrapped_gaussian": {**wg_settings, "solver": "newton"}})}
+        configs |= {"ela": ("ela", {}), "rla_f": ("rla_f", {"ode": ode})}
         for label, (method, extra) in configs.items():
             row["methods"][label] = time_approximation(get_method(method).fit, posterior, mode,
                                                        method_config(method, {"precision": "hessian", **extra}),
                                                        key, args.n, args.repeats)
-        row["nuts"] = time_nuts(posterior, mode, key, warmup=args.warmup, samples=args.n, target_accept=0.8,
-                                max_tree_depth=10, dense_mass=False)
+        if args.nuts:
+            row["nuts"] = time_nuts(posterior, mode, key, warmup=args.warmup, samples=args.n, target_accept=0.8,
+                                    max_tree_depth=10, dense_mass=False)
         wg = row["methods"]["wg"]["per_sample_s"]
         row["ratios"] = {f"wg/{k}": wg / v["per_sample_s"] for k, v in row["methods"].items() if k != "wg"}
-        row["ratios"]["wg/nuts"] = wg / row["nuts"]["per_sample_s"]
+        if args.nuts:
+            row["ratios"]["wg/nuts"] = wg / row["nuts"]["per_sample_s"]
         results.append(row)
+        nuts = f", nuts {row['nuts']['per_sample_s'] * 1e3:.3f} ms" if args.nuts else ""
         print(f"{name} (D={posterior.dim}): " + ", ".join(
-            f"{k} {v['per_sample_s'] * 1e3:.3f} ms" for k, v in row["methods"].items())
-              + f", nuts {row['nuts']['per_sample_s'] * 1e3:.3f} ms; ratios "
+            f"{k} {v['per_sample_s'] * 1e3:.3f} ms ({v['n_failed']} failed)" for k, v in row["methods"].items())
+              + nuts + "; ratios "
               + ", ".join(f"{k} {v:.3g}" for k, v in row["ratios"].items()), flush=True)
     args.output.parent.mkdir(parents=True, exist_ok=True)
     args.output.write_text(json.dumps({"machine": {"platform": platform.platform(), "cpus": os.cpu_count(),

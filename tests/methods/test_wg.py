@@ -28,7 +28,7 @@ from scipy.stats import multivariate_normal
 from geobayes.data.linear_gaussian import simulate_linear_gaussian
 from geobayes.dataset import Dataset
 from geobayes.families import Bernoulli, Categorical, GaussianFixedCovariance, GaussianFixedVariance
-from geobayes.geometry.approximate_exponential_map import RESIDUAL_FAILURE, ExpMapSettings
+from geobayes.geometry.approximate_exponential_map import RESIDUAL_FAILURE, ExpMapSettings, solve_unsolved
 from geobayes.geometry.approximate_log_map import ApproximateLogMap
 from geobayes.methods import ApproximateDraws, get_method, method_config, summarise_draws
 from geobayes.methods import wg
@@ -423,7 +423,7 @@ def test_affine_models_sample_without_failures(name):
     assert summary["median_residual"] == pytest.approx(float(jnp.median(draws.residual)), rel=1e-15)
     assert summary["T"] == pytest.approx(float(np.mean(draws.num_steps)) * wg.EVALUATIONS_PER_STEP)
     arrays = draws.arrays()
-    assert set(arrays) == {"theta", "successful", "result_code", "num_steps", "residual"}
+    assert set(arrays) == {"theta", "successful", "result_code", "num_steps", "residual", "fallback"}
 
 
 def test_newton_solver_gives_the_levenberg_marquardt_draws():
@@ -453,15 +453,59 @@ def test_matrix_free_solver_gives_the_levenberg_marquardt_draws(name):
 def test_step_cap_reports_failures_instead_of_raising(solver):
     posterior, theta_hat = _posterior_and_map("poisreg")
     key = jax.random.PRNGKey(8)
-    config = wg.Config.from_mapping(_config(max_steps=1, solver=solver))
+    config = wg.Config.from_mapping(_config(max_steps=1, solver=solver, fallback="none"))
     approx = wg.fit(posterior, config, key, mode=theta_hat).approximation
     draws = approx.sample(key, 50)
     codes = np.asarray(draws.result_code)
     assert np.all(codes != 0), codes
     assert not bool(jnp.any(draws.successful))
     assert np.all(np.asarray(draws.num_steps) <= 1)
+    assert not bool(jnp.any(draws.fallback))
     summary = summarise_draws(draws, wg.EVALUATIONS_PER_STEP)
     assert summary["n_failed"] == 50 and summary["failed_fraction"] == 1.0
+    assert summary["n_fallback"] == 0
+
+
+def test_fallback_solves_again_exactly_the_samples_the_solver_leaves_unsolved():
+    """Newton stopped after 3 steps leaves 33 of 50 Poisson-regression samples unsolved; the
+    Levenberg-Marquardt fallback solves exactly those again, to the points Levenberg-Marquardt
+    alone finds, and the others keep Newton's points; each sample's steps are both solves'."""
+    posterior, theta_hat = _posterior_and_map("poisreg")
+    key = jax.random.PRNGKey(8)
+
+    def draws(**overrides):
+        config = wg.Config.from_mapping(_config(**overrides))
+        return wg.fit(posterior, config, key, mode=theta_hat).approximation.sample(key, 50)
+
+    newton = draws(solver="newton", max_steps=3, fallback="none")
+    unsolved = ~np.asarray(newton.successful)
+    assert unsolved.sum() == 33
+    lm = draws(solver="levenberg_marquardt")
+    rescued = draws(solver="newton", fallback="levenberg_marquardt", fallback_after=3, fallback_chunk_size=8)
+
+    np.testing.assert_array_equal(rescued.fallback, unsolved)
+    np.testing.assert_array_equal(rescued.result_code, 0)
+    assert float(jnp.max(rescued.residual)) < 1e-6
+    np.testing.assert_allclose(rescued.theta[unsolved], lm.theta[unsolved], rtol=0, atol=1e-7)
+    np.testing.assert_allclose(rescued.theta[~unsolved], newton.theta[~unsolved], rtol=0, atol=1e-12)
+    np.testing.assert_array_equal(rescued.num_steps[~unsolved], newton.num_steps[~unsolved])
+    np.testing.assert_array_equal(rescued.num_steps[unsolved], 3 + np.asarray(lm.num_steps)[unsolved])
+    summary = summarise_draws(rescued, wg.EVALUATIONS_PER_STEP)
+    assert (summary["n_failed"], summary["n_fallback"], summary["n_fallback_failed"]) == (0, 33, 0)
+
+
+@pytest.mark.parametrize("chunk", [1, 3, 7, 50, 64])
+@pytest.mark.parametrize("count", [0, 1, 9])
+def test_unsolved_samples_are_solved_in_as_many_chunks_as_they_fill(chunk, count):
+    """solve_unsolved runs its solve on every unsolved row, in the rows' order, and on no chunk
+    past the last of them: rows of chunks never run stay zero (none unsolved: no solve at all)."""
+    velocities = jnp.arange(1.0, 51.0)[:, None] * jnp.ones((1, 2))
+    unsolved = np.zeros(50, dtype=bool)
+    unsolved[np.random.default_rng(count).choice(50, size=count, replace=False)] = True
+    (out,) = solve_unsolved(lambda v: (v + 1000.0,), velocities, jnp.asarray(unsolved), chunk)
+    np.testing.assert_array_equal(out[unsolved], velocities[unsolved] + 1000.0)
+    solved_rows = int(np.sum(np.asarray(out[:, 0]) != 0))
+    assert solved_rows == min(50, -(-count // chunk) * chunk)
 
 
 def test_ela_draws_have_no_residual():
@@ -557,12 +601,26 @@ def test_target_without_contrast_description_is_rejected_by_name():
     ({"residual_tol": float("nan")}, "approximation.wrapped_gaussian.residual_tol"),
     ({"max_steps": 0}, "approximation.wrapped_gaussian.max_steps"),
     ({"inner_max_steps": 0}, "approximation.wrapped_gaussian.inner_max_steps"),
+    ({"fallback": "newton"}, "approximation.wrapped_gaussian.fallback"),
+    ({"fallback_after": 0}, "approximation.wrapped_gaussian.fallback_after"),
+    ({"fallback_chunk_size": 0}, "approximation.wrapped_gaussian.fallback_chunk_size"),
 ])
 def test_exp_map_settings_reject_bad_values_naming_the_config_key(overrides, key):
     with pytest.raises(ValueError, match=key.replace(".", r"\.")):
         ExpMapSettings(**{k: v for k, v in _settings(**overrides).items()})
     with pytest.raises(ValueError, match=key.replace(".", r"\.")):
         wg.fit(_linear_gaussian(), wg.Config.from_mapping(_config(**overrides)), None, mode=jnp.zeros(3))
+
+
+def test_auto_resolves_to_newton_with_a_fallback_and_to_levenberg_marquardt_without_one():
+    """``auto``: Newton (with the Levenberg-Marquardt fallback) on an affine embedding;
+    Levenberg-Marquardt on any other, where a fallback to itself would be pointless."""
+    auto = ExpMapSettings()
+    affine = auto.resolve(_bernreg())
+    assert (str(affine.solver), str(affine.fallback), affine.has_fallback) == ("newton", "levenberg_marquardt", True)
+    other = auto.resolve(_growth())
+    assert (str(other.solver), str(other.fallback), other.has_fallback) == ("levenberg_marquardt", "none", False)
+    assert ExpMapSettings(solver="bfgs", fallback="none").resolve(_growth()).has_fallback is False
 
 
 def test_exp_map_settings_from_config_converts_numbers():

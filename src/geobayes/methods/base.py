@@ -25,6 +25,10 @@ class ApproximateDraws(NamedTuple):
     residual
         Per-sample residual of an inversion (the closed-form wrapped Gaussian's
         ``|Log(theta) - V|_inf``), shape (n,); None for methods without one.
+    fallback
+        Per-sample flag of a sample its first solver left unsolved and a fallback solver solved
+        again (the wrapped Gaussian's Newton -> Levenberg-Marquardt), shape (n,); None for
+        methods without a fallback.
     """
 
     theta: jax.Array
@@ -32,6 +36,7 @@ class ApproximateDraws(NamedTuple):
     result_code: jax.Array
     num_steps: jax.Array
     residual: jax.Array | None = None
+    fallback: jax.Array | None = None
 
     def arrays(self) -> dict:
         """The fields that are set, as a name -> array dict (for saving)."""
@@ -50,6 +55,8 @@ def summarise_draws(draws: ApproximateDraws, evaluations_per_step: int) -> dict:
 
     ``T`` is ``evaluations_per_step * mean(num_steps)`` over *all* samples, failed ones
     counted at the step cap, as in Yu et al. (2024), Sec. 5 (T = 6 x Diffrax steps for Dopri5).
+    Where the draws carry a fallback flag, ``n_fallback`` counts the samples solved again by
+    the fallback solver and ``n_fallback_failed`` those it did not solve either.
     """
     steps = np.asarray(draws.num_steps)
     ok = np.asarray(draws.successful)
@@ -58,8 +65,13 @@ def summarise_draws(draws: ApproximateDraws, evaluations_per_step: int) -> dict:
     if draws.residual is not None and steps.size:
         r = np.asarray(draws.residual)
         residual = {"median_residual": float(np.median(r)), "max_residual": float(np.max(r))}
+    fallback = {}
+    if draws.fallback is not None:
+        again = np.asarray(draws.fallback, dtype=bool)
+        fallback = {"n_fallback": int(again.sum()), "n_fallback_failed": int((again & ~ok).sum())}
     return {
         **residual,
+        **fallback,
         "n_samples": int(ok.size),
         "n_failed": int(ok.size - ok.sum()),
         "failed_fraction": float(1.0 - ok.mean()) if ok.size else 0.0,

@@ -64,13 +64,14 @@ class WrappedGaussian(eqx.Module):
 
     @eqx.filter_jit
     def sample(self, key: jax.Array, n: int, schedule: Schedule | None = None) -> ApproximateDraws:
-        """``n`` samples, each with its solver result code, steps and residual (``schedule``
-        overrides the fitted one)."""
+        """``n`` samples, each with its solver result code, steps, residual and whether the
+        fallback solver solved it again (``schedule`` overrides the fitted one)."""
         n = sample_count(n)
         velocities = self.tangent.sample_velocities(key, n)
         end = approximate_exponential_map(self.log_map, velocities, self.settings,
                                          self.schedule if schedule is None else schedule)
-        return ApproximateDraws(end.points, end.successful, end.result_code, end.num_steps, end.residual)
+        return ApproximateDraws(end.points, end.successful, end.result_code, end.num_steps, end.residual,
+                                end.fallback)
 
     def log_prob(self, theta: jax.Array) -> jax.Array:
         """``log N(Log(theta) | 0, Sigma_bar) + log |det D Log(theta)|`` at ``theta`` (shape (D,))."""

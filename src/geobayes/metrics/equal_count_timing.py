@@ -46,7 +46,9 @@ def time_approximation(fit, posterior, mode, config, key: jax.Array, n: int, rep
     -------
     dict
         ``fit_s``, ``compile_s`` (first call: tracing, compilation, one run), ``sample_s``
-        (median call), ``per_sample_s`` (= ``sample_s / n``) and ``n_failed`` (last call).
+        (median call), ``per_sample_s`` (= ``sample_s / n``), ``n_failed`` (last call) and,
+        where the draws carry a fallback flag (the wrapped Gaussian), ``n_fallback``: the samples
+        the fallback solver solved again.
     """
     if n < 1 or repeats < 1:
         raise ValueError(f"need n >= 1 and repeats >= 1, got n={n}, repeats={repeats}")
@@ -58,8 +60,9 @@ def time_approximation(fit, posterior, mode, config, key: jax.Array, n: int, rep
         seconds, draws = _timed(lambda: approximation.sample(key, n))
         calls.append(seconds)
     sample_s = statistics.median(calls)
+    fallback = {} if draws.fallback is None else {"n_fallback": int(np.sum(np.asarray(draws.fallback)))}
     return {"fit_s": fit_s, "compile_s": compile_s, "sample_s": sample_s, "per_sample_s": sample_s / n,
-            "n_failed": int(np.sum(~np.asarray(draws.successful))), "repeats": repeats}
+            "n_failed": int(np.sum(~np.asarray(draws.successful))), **fallback, "repeats": repeats}
 
 
 def time_nuts(posterior, start, key: jax.Array, *, warmup: int, samples: int, target_accept: float,
