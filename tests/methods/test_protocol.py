@@ -161,7 +161,9 @@ def test_summarise_draws(fitted):
     summary = summarise_draws(draws, evaluations_per_step=6)
     # Methods that invert a map by least squares also report the residuals.
     residual_keys = {"median_residual", "max_residual"} if draws.residual is not None else set()
-    assert set(summary) == SUMMARY_KEYS | residual_keys
+    # Methods with a fallback solver (WG) also count the samples it solved again.
+    fallback_keys = {"n_fallback", "n_fallback_failed"} if draws.fallback is not None else set()
+    assert set(summary) == SUMMARY_KEYS | residual_keys | fallback_keys
     assert summary["n_samples"] == N
     assert summary["n_failed"] == 0
     assert summary["failed_fraction"] == 0.0

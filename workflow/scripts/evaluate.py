@@ -50,4 +50,5 @@ with logged_to(smk.log[0]) as log:
             repetition=info["repetition"], wasserstein1=w1, wasserstein1_first=w1_first, wasserstein2=w2,
             n_used=int(ok.sum()), n_reference=int(reference.shape[0]),
             **{k: info[k] for k in ("T", "mean_steps", "n_samples", "n_failed", "failed_fraction", "result_codes")},
-            **{k: info.get(k) for k in ("median_residual", "max_residual", "seconds_per_sample", "compile_s")}))
+            **{k: info.get(k) for k in ("median_residual", "max_residual", "n_fallback", "n_fallback_failed",
+                                        "seconds_per_sample", "compile_s")}))

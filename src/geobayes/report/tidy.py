@@ -52,6 +52,8 @@ STAGE_METRICS: Mapping[str, Mapping[str, str]] = {
     "evaluation": {"wasserstein1": "wasserstein1", "wasserstein1_first": "wasserstein1_first",
                    "wasserstein2": "wasserstein2", "T": "T", "mean_steps": "mean_steps",
                    "failed_fraction": "failed_fraction", "max_residual": "max_residual",
+                   # WG: samples its first solver left unsolved and the fallback solved again
+                   "n_fallback": "n_fallback",
                    # the approximation's cost: seconds per sample of its batched draw without compilation
                    # (not Table 4's one-at-a-time seconds_per_sample), and the job's compile seconds
                    # (recorded by its first repetition only: the others reuse the executables)
