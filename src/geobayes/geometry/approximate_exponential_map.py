@@ -58,9 +58,6 @@ class FallbackSolver(str, Enum):
         return self.value
 
 
-FALLBACKS = tuple(solver.value for solver in FallbackSolver)
-
-
 class ExpMapSettings(eqx.Module):
     """Settings of the least-squares inversion (config ``approximation.wrapped_gaussian``).
 
@@ -96,7 +93,7 @@ class ExpMapSettings(eqx.Module):
         Newton's root find takes undamped steps: far from the MAP it can cycle without
         converging (17 of 500 samples on Australian Bernoulli regression at the 256-step cap),
         where Levenberg-Marquardt's damped steps converge in at most 23. Ignored where it is
-        ``solver`` itself (:meth:`resolve` sets it to ``none`` there).
+        ``solver`` itself (:attr:`has_fallback`).
     fallback_after
         With a fallback, the first solver stops after this many steps (Newton converges
         quadratically, in at most 6 steps on Table 1's posteriors, or not at all). Under
@@ -135,17 +132,16 @@ class ExpMapSettings(eqx.Module):
 
     def resolve(self, target) -> ExpMapSettings:
         """These settings with ``auto`` replaced by ``newton`` if ``target.affine_embedding``
-        and by ``levenberg_marquardt`` otherwise, and a fallback equal to the solver by ``none``."""
-        solver = self.solver
-        if solver == "auto":
-            solver = "newton" if getattr(target, "affine_embedding", False) else "levenberg_marquardt"
-        fallback = "none" if self.fallback.value == str(solver) else self.fallback
-        return dataclasses.replace(self, solver=solver, fallback=fallback)
+        and by ``levenberg_marquardt`` otherwise."""
+        if self.solver != "auto":
+            return self
+        solver = "newton" if getattr(target, "affine_embedding", False) else "levenberg_marquardt"
+        return dataclasses.replace(self, solver=solver)
 
     @property
     def has_fallback(self) -> bool:
-        """Whether unsolved samples go to a fallback solver."""
-        return self.fallback != "none"
+        """Whether unsolved samples go to a fallback solver (one other than ``solver`` itself)."""
+        return self.fallback != "none" and self.fallback.value != str(self.solver)
 
 
 class TruncatedSolve(lx.AbstractLinearSolver):
@@ -291,21 +287,15 @@ def approximate_exponential_map(
     """
     if settings.solver == "auto":
         raise ValueError("resolve the 'auto' solver against the target first (ExpMapSettings.resolve)")
-    fallback = settings.has_fallback and settings.fallback.value != str(settings.solver)
-    first_cap = min(settings.max_steps, settings.fallback_after) if fallback else settings.max_steps
+    first_cap = min(settings.max_steps, settings.fallback_after) if settings.has_fallback else settings.max_steps
     first = _per_sample_solve(log_map, str(settings.solver), settings, first_cap)
     points, ok, codes, steps, residuals = scheduled_map(first, velocities, schedule)
-    if not fallback:
+    if not settings.has_fallback:
         return ExpMapResult(points, ok, codes, steps, residuals, jnp.zeros_like(ok))
     unsolved = ~ok
     second = _per_sample_solve(log_map, str(settings.fallback), settings, settings.max_steps)
-    again = solve_unsolved(second, velocities, unsolved, settings.fallback_chunk_size)
-
-    def merged(before, after):
-        mask = unsolved.reshape(unsolved.shape + (1,) * (before.ndim - 1))
-        return jnp.where(mask, after, before)
-
-    points, ok, codes, residuals = (merged(b, a) for b, a in zip((points, ok, codes, residuals),
-                                                                    (again[0], again[1], again[2], again[4])))
-    steps = jnp.where(unsolved, steps + again[3], steps)
-    return ExpMapResult(points, ok, codes, steps, residuals, unsolved)
+    points2, ok2, codes2, steps2, residuals2 = solve_unsolved(second, velocities, unsolved,
+                                                              settings.fallback_chunk_size)
+    return ExpMapResult(jnp.where(unsolved[:, None], points2, points), jnp.where(unsolved, ok2, ok),
+                        jnp.where(unsolved, codes2, codes), jnp.where(unsolved, steps + steps2, steps),
+                        jnp.where(unsolved, residuals2, residuals), unsolved)
