@@ -12,6 +12,10 @@ so every schedule solves the same geodesics), the schedules of :class:`geobayes.
   slowest sample;
 * ``sorted k``: the same after ordering the samples by ``|v|_G``, the length of the geodesic
   (``geobayes.geometry.exponential_map.metric_speeds``), results put back in the original order;
+* ``refill k`` and ``refill sorted k``: ``k`` lanes stepped together, one Diffrax step per
+  iteration, each lane taking the next sample when its solve ends (``Schedule.refill``,
+  :mod:`geobayes.geometry.refilled_lanes`); sorted: the longest geodesics first. Waste
+  ``1 - sum(num_steps) / (k * iterations)`` (:func:`geobayes.batching.refill_waste`);
 * ``chunk 1``: one sample at a time inside one compiled loop (no lock-step waste at all, no
   vectorisation either).
 
@@ -86,7 +90,7 @@ def main(argv=None) -> int:
     import numpy as np
 
     import geobayes  # noqa: F401  (float64)
-    from geobayes.batching import Schedule, lockstep_waste
+    from geobayes.batching import Schedule, lockstep_waste, refill_waste
     from geobayes.data.logreg import load_logreg_raw, prepare_logreg
     from geobayes.dataset import Dataset
     from geobayes.geometry.exponential_map import metric_speeds
@@ -115,10 +119,14 @@ def main(argv=None) -> int:
         sample_key = jax.random.fold_in(key, 1)
         velocities = approximation.tangent.sample_velocities(sample_key, n)
         order = np.argsort(np.asarray(metric_speeds(Monge(), posterior, mode, velocities)), kind="stable")
+        # refill's sorted order: longest first (exponential_map: argsort of -|v|_G)
+        longest_first = np.asarray(jnp.argsort(-metric_speeds(Monge(), posterior, mode, velocities), stable=True))
 
         schedules = [("full", Schedule(None))]
         for k in args.chunks:
-            schedules += [(f"chunk {k}", Schedule(k)), (f"sorted {k}", Schedule(k, sort_by_difficulty=True))]
+            schedules += [(f"chunk {k}", Schedule(k)), (f"sorted {k}", Schedule(k, sort_by_difficulty=True)),
+                          (f"refill {k}", Schedule(k, refill=True)),
+                          (f"refill sorted {k}", Schedule(k, sort_by_difficulty=True, refill=True))]
         if args.sequential:
             schedules.append(("chunk 1", Schedule(1)))
 
@@ -138,8 +146,11 @@ def main(argv=None) -> int:
             rows.append({
                 "schedule": label, "chunk_size": schedule.chunk_size,
                 "sort_by_difficulty": schedule.sort_by_difficulty, "first_call_s": first, "times_s": [],
-                "waste": lockstep_waste(steps, schedule.chunk_for(n),
-                                        order if schedule.sort_by_difficulty else None),
+                "refill": schedule.refill,
+                "waste": (refill_waste(steps, schedule.chunk_for(n) or n,
+                                       longest_first if schedule.sort_by_difficulty else None)
+                          if schedule.refill else
+                          lockstep_waste(steps, schedule.chunk_for(n), order if schedule.sort_by_difficulty else None)),
                 "max_abs_diff_from_full": float(np.max(np.abs(np.asarray(draws.theta) - np.asarray(reference.theta)))),
                 "same_codes_and_steps_as_full": same_codes,
             })
@@ -176,10 +187,10 @@ def main(argv=None) -> int:
         })
 
     print()
-    print(f"{'posterior':<20} {'n':>5} {'schedule':<10} {'median s':>9} {'waste':>6} {'full/this':>9} {'same':>5}")
+    print(f"{'posterior':<20} {'n':>5} {'schedule':<17} {'median s':>9} {'waste':>6} {'full/this':>9} {'same':>5}")
     for case in cases:
         for row in case["schedules"]:
-            print(f"{case['posterior']:<20} {case['n']:>5} {row['schedule']:<10} {row['median_s']:>9.2f} "
+            print(f"{case['posterior']:<20} {case['n']:>5} {row['schedule']:<17} {row['median_s']:>9.2f} "
                   f"{row['waste']:>6.3f} {row['speedup_over_full']:>9.2f} {str(row['same_codes_and_steps_as_full']):>5}")
     total = time.perf_counter() - t_start
     print(f"\ntotal {total:.0f}s; load average at start {load_start}, at end {os.getloadavg()}")

@@ -59,10 +59,16 @@ class Schedule(eqx.Module):
     sort_by_difficulty
         Order the samples by the caller's difficulty predictor before chunking (no effect
         without a ``chunk_size`` smaller than the batch, or where the caller has no predictor).
+    refill
+        Geodesic exponential maps only: ``chunk_size`` lanes step together and a lane whose
+        solve ends takes the next sample (:mod:`geobayes.geometry.refilled_lanes`), instead of
+        a chunk waiting for its slowest sample; with ``sort_by_difficulty`` the longest
+        geodesics enter first. The other batched solves chunk as without it.
     """
 
     chunk_size: int | None = eqx.field(default=None, static=True, converter=_none_if_zero)
     sort_by_difficulty: bool = eqx.field(default=False, static=True)
+    refill: bool = eqx.field(default=False, static=True)
 
     def __check_init__(self):
         if self.chunk_size is not None and (
@@ -72,11 +78,9 @@ class Schedule(eqx.Module):
                 "approximation.schedule.chunk_size: expected null, 0 or a positive integer, "
                 f"got {self.chunk_size!r}"
             )
-        if not isinstance(self.sort_by_difficulty, bool):
-            raise ValueError(
-                "approximation.schedule.sort_by_difficulty: expected true or false, "
-                f"got {self.sort_by_difficulty!r}"
-            )
+        for name in ("sort_by_difficulty", "refill"):
+            if not isinstance(getattr(self, name), bool):
+                raise ValueError(f"approximation.schedule.{name}: expected true or false, got {getattr(self, name)!r}")
 
     def chunk_for(self, n: int) -> int | None:
         """The chunk size to use for ``n`` samples: ``None`` where one batch holds them all."""
@@ -154,3 +158,24 @@ def lockstep_waste(num_steps, chunk_size: int | None = None, order=None) -> floa
     size = steps.size if chunk_size is None else min(int(chunk_size), steps.size)
     work = sum(size * chunk.max() for chunk in (steps[i:i + size] for i in range(0, steps.size, size)))
     return float(1.0 - steps.sum() / work) if work > 0 else 0.0
+
+
+def refill_waste(num_steps, lanes: int, order=None) -> float:
+    """Fraction of lane-steps idle when ``lanes`` lanes step together and each lane takes the
+    next sample (in ``order`` if given) as soon as its solve ends (``Schedule.refill``).
+
+    ``1 - sum(num_steps) / (lanes * iterations)``, where ``iterations`` is the loop's length: a
+    sample of ``k`` steps holds its lane for ``k`` iterations, and a lane is refilled in the
+    iteration its solve ends (:func:`geobayes.geometry.refilled_lanes.refilled_solves`). Only the
+    last round idles: the waste is at most ``(lanes - 1) max(num_steps) / (lanes * iterations)``.
+    """
+    steps = np.asarray(num_steps, dtype=np.int64)
+    if order is not None:
+        steps = steps[np.asarray(order)]
+    lanes = max(1, min(int(lanes), steps.size))
+    free = np.zeros(lanes, dtype=np.int64)  # the iteration after which each lane is free
+    for k in steps:
+        lane = int(np.argmin(free))
+        free[lane] += max(int(k), 1)
+    iterations = int(free.max())
+    return float(1.0 - steps.sum() / (lanes * iterations)) if iterations > 0 else 0.0

@@ -24,7 +24,7 @@ import pytest
 
 from data_mirror import mirror_file
 
-from geobayes.batching import Schedule, lockstep_waste, map_in_chunks
+from geobayes.batching import Schedule, lockstep_waste, map_in_chunks, refill_waste
 from geobayes.data.logreg import load_logreg_raw, prepare_logreg
 from geobayes.dataset import Dataset
 from geobayes.geometry.exponential_map import OdeSettings, exponential_map, metric_speeds
@@ -120,7 +120,9 @@ def test_exp_map_keeps_failures_and_step_counts_in_order_for_every_chunk_size(ra
     order = np.argsort(np.asarray(metric_speeds(Monge(), posterior, mode, velocities)), kind="stable")
     assert not np.array_equal(order, np.arange(order.size))  # the sort really permutes
     ends = {}
-    for schedule in (Schedule(1), Schedule(5), Schedule(n), Schedule(5, sort_by_difficulty=True)):
+    # refill: 5 lanes, each taking the next sample when its solve ends (the capped ones included)
+    for schedule in (Schedule(1), Schedule(5), Schedule(n), Schedule(5, sort_by_difficulty=True),
+                     Schedule(5, refill=True), Schedule(5, sort_by_difficulty=True, refill=True)):
         end = ends[schedule] = exponential_map(Monge(), posterior, mode, velocities, ode, schedule)
         np.testing.assert_array_equal(np.asarray(end.result_code), codes)
         np.testing.assert_array_equal(np.asarray(end.num_steps), np.asarray(reference.num_steps))
@@ -129,6 +131,33 @@ def test_exp_map_keeps_failures_and_step_counts_in_order_for_every_chunk_size(ra
     # Same chunk size: sorting only reorders the samples, so the draws are bitwise equal.
     np.testing.assert_array_equal(np.asarray(ends[Schedule(5)].points),
                                   np.asarray(ends[Schedule(5, sort_by_difficulty=True)].points))
+
+
+def test_refilled_lanes_give_the_draws_of_one_batch_through_the_method_config(raw_ripley):
+    """``approximation.schedule.refill`` reaches RLA-B's Exp map: 3 lanes refilled, longest
+    geodesics first, draw what one ``vmap`` of all samples draws (result codes and steps equal)."""
+    posterior, mode = raw_ripley
+    key = jax.random.PRNGKey(7)
+    draws = {}
+    for refill in (False, True):
+        schedule = {"chunk_size": 3 if refill else 0, "sort_by_difficulty": refill, "refill": refill}
+        approximation = get_method("rla_b").fit(posterior, method_config("rla_b", {"schedule": schedule}), key,
+                                                mode=mode).approximation
+        assert approximation.schedule.refill is refill
+        draws[refill] = approximation.sample(key, N)
+    assert len(set(np.asarray(draws[False].num_steps).tolist())) > 1  # lanes finish at different times
+    assert_same_draws(draws[False], draws[True])
+
+
+@pytest.mark.parametrize(("steps", "lanes", "order", "waste"), [
+    ([4, 1, 1, 1, 1], 2, None, 0.0),          # one lane holds the long solve, the other takes the rest
+    ([1, 1, 1, 1, 4], 2, None, 1 - 8 / 12),   # the long solve enters last: the other lane idles 4 iterations
+    ([1, 1, 1, 1, 4], 2, [4, 0, 1, 2, 3], 0.0),  # longest first
+    ([3, 3, 3], 5, None, 0.0),                # more lanes than samples: one lane each
+])
+def test_refill_waste_counts_the_idle_lane_steps_of_the_last_round(steps, lanes, order, waste):
+    assert refill_waste(steps, lanes, order) == pytest.approx(waste)
+    assert refill_waste(steps, lanes, order) <= lockstep_waste(steps, lanes, order) + 1e-12
 
 
 def test_map_in_chunks_pads_the_last_chunk_and_drops_the_padding():

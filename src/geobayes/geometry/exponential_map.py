@@ -12,6 +12,7 @@ import jax.numpy as jnp
 
 from geobayes.batching import Schedule, scheduled_map
 from geobayes.geometry.metric import Metric
+from geobayes.geometry.refilled_lanes import refilled_solves
 from geobayes.settings import enum_converter
 
 
@@ -172,9 +173,21 @@ def exponential_map(
         Solver settings.
     schedule
         Chunking of the ``vmap`` (:class:`~geobayes.batching.Schedule`); with
-        ``sort_by_difficulty`` the chunks are formed in order of :func:`metric_speeds`. The
-        outputs are the same, in the same order, for every schedule.
+        ``sort_by_difficulty`` the chunks are formed in order of :func:`metric_speeds`. With
+        ``refill``, ``chunk_size`` lanes step together and each takes the next sample when its
+        solve ends (:func:`~geobayes.geometry.refilled_lanes.refilled_solves`; sorted: longest
+        first). The outputs are the same, in the same order, for every schedule (to rounding
+        across kernel widths).
     """
+    lanes = schedule.chunk_for(velocities.shape[0])
+    if schedule.refill and lanes is not None:
+        order = None
+        if schedule.sort_by_difficulty:
+            order = jnp.argsort(-metric_speeds(metric, posterior, base_point, velocities), stable=True)
+        points, successful, codes, steps = refilled_solves(
+            _geodesic_vector_field, _SOLVERS[ode.solver](), ode, (metric, posterior), base_point, velocities,
+            lanes, order)
+        return GeodesicEndpoints(points, successful, codes, steps)
     points, successful, codes, steps = scheduled_map(
         lambda v: _solve_one(metric, posterior, base_point, v, ode),
         velocities,
