@@ -124,9 +124,10 @@ def refilled_solves(vector_field, solver: diffrax.AbstractAdaptiveSolver, ode, a
     n, dim = velocities.shape
     lanes = max(1, min(int(lanes), n))
     order = jnp.arange(n) if order is None else jnp.asarray(order)
-    floor = np.float64(1.0)
+    time_dtype = np.dtype(jnp.result_type(float))  # float64, or float32 under approximation.dtype float32
+    floor = time_dtype.type(1.0)
     for _ in range(100):  # Diffrax's t1 - 100 ULPs, the threshold at which tnext is rounded to t1
-        floor = np.nextafter(floor, -np.inf)
+        floor = np.nextafter(floor, time_dtype.type(-np.inf))
     problem = _Problem(WrapTerm(diffrax.ODETerm(vector_field), jnp.asarray(1)), solver,
                        diffrax.PIDController(rtol=ode.rtol, atol=ode.atol).wrap(1), args,
                        jnp.asarray(base_point), ode.initial_step, float(floor))
