@@ -12,7 +12,7 @@ Each lane follows Diffrax's own loop (``diffrax._integrate``, version 0.7.2): th
 ``step``, the PID controller's ``adapt_step_size``, the clip of the next time to ``t1``, the
 kept or rejected state, and the first step from the controller's ``init`` on the wrapped term,
 so a sample takes the steps and ends at the point of its solve by ``diffeqsolve`` (to rounding:
-a kernel of another width may round differently; tested against the one-at-a-time solve).
+a kernel of another width may round differently; tested against one ``vmap`` of all samples).
 """
 
 from __future__ import annotations
@@ -29,6 +29,12 @@ from diffrax._term import WrapTerm
 
 _SUCCESSFUL = diffrax.RESULTS.successful._value
 _MAX_STEPS_REACHED = diffrax.RESULTS.max_steps_reached._value
+
+
+def _where_lanes(mask: jax.Array, new, old):
+    """Per lane, ``new`` where ``mask`` (shape (lanes,)) holds, else ``old`` (pytrees of lane arrays)."""
+    return jax.tree_util.tree_map(lambda a, b: jnp.where(mask.reshape(mask.shape + (1,) * (b.ndim - 1)), a, b),
+                                  new, old)
 
 
 class _Lane(NamedTuple):
@@ -151,9 +157,7 @@ def refilled_solves(vector_field, solver: diffrax.AbstractAdaptiveSolver, ode, a
         has_next = finished & (position < n)
         sample = jnp.where(has_next, order[jnp.minimum(position, n - 1)], -1)
         fresh = start(sample, velocities[jnp.maximum(sample, 0)])
-        lane = jax.tree_util.tree_map(
-            lambda new, old: jnp.where(finished.reshape(finished.shape + (1,) * (old.ndim - 1)), new, old),
-            fresh, lane)
+        lane = _where_lanes(finished, fresh, lane)
         return lane, queued + jnp.sum(finished), out
 
     def running(carry):
@@ -164,8 +168,7 @@ def refilled_solves(vector_field, solver: diffrax.AbstractAdaptiveSolver, ode, a
         lane, queued, out = carry
         active = lane.sample >= 0
         stepped = step(lane)
-        lane = jax.tree_util.tree_map(
-            lambda new, old: jnp.where(active.reshape(active.shape + (1,) * (old.ndim - 1)), new, old), stepped, lane)
+        lane = _where_lanes(active, stepped, lane)
         return jax.lax.cond(jnp.any(done(lane)), write_and_refill, lambda c: c, (lane, queued, out))
 
     lane = start(order[:lanes], velocities[order[:lanes]])
