@@ -34,6 +34,7 @@ Usage (from the repository root)::
     .venv/bin/python benchmarks/bench_bnn_sampling.py --results results --n 100 --sequential 3 --repeats 1
     .venv/bin/python benchmarks/bench_bnn_sampling.py --results results --methods rla_b --scipy 5 \
         --ode rtol=1e-6,atol=1e-3   # Bergamin et al.'s code tolerances instead of the job's
+    python3 benchmarks/bench_bnn_sampling.py --results results --schedule chunk_size=0,refill=false  # one batch (GPU)
 """
 
 from __future__ import annotations
@@ -166,15 +167,30 @@ def time_job(posterior, mode, method: str, config: dict, key, n: int, repeats: i
     return row
 
 
-def with_ode(approximation: dict, override: dict) -> dict:
-    """The job's approximation block with ``override`` merged into its ``ode`` settings."""
+def with_override(approximation: dict, block: str, override: dict) -> dict:
+    """The job's approximation block with ``override`` merged into its ``block`` settings
+    (``ode`` or ``schedule``)."""
     if not override:
         return approximation
-    unknown = set(override) - set(approximation["ode"])
+    unknown = set(override) - set(approximation[block])
     if unknown:
-        raise SystemExit(f"--ode: unknown approximation.ode keys {sorted(unknown)}; "
-                         f"known: {sorted(approximation['ode'])}")
-    return {**approximation, "ode": {**approximation["ode"], **override}}
+        raise SystemExit(f"--{block}: unknown approximation.{block} keys {sorted(unknown)}; "
+                         f"known: {sorted(approximation[block])}")
+    return {**approximation, block: {**approximation[block], **override}}
+
+
+def parse_override(text: str | None) -> dict:
+    """``"rtol=1e-6,atol=1e-3"`` -> ``{"rtol": 1e-06, "atol": 0.001}``; integers stay integers,
+    ``true``/``false`` become booleans."""
+    if text is None:
+        return {}
+
+    def value(raw: str):
+        if raw in ("true", "false"):
+            return raw == "true"
+        return int(raw) if raw.lstrip("-").isdigit() else float(raw)
+
+    return {name: value(raw) for name, raw in (item.split("=") for item in text.split(","))}
 
 
 def main(argv=None) -> int:
@@ -188,10 +204,12 @@ def main(argv=None) -> int:
                         help="samples of the in-process SciPy RK45 baseline (geodesic methods; 0 = none)")
     parser.add_argument("--ode", default=None,
                         help="override the job's approximation.ode, e.g. rtol=1e-6,atol=1e-3")
+    parser.add_argument("--schedule", default=None,
+                        help="override the job's approximation.schedule, e.g. chunk_size=0,refill=false "
+                             "(one batch, as on a GPU)")
     parser.add_argument("--output", type=Path, default=DEFAULT_OUTPUT)
     args = parser.parse_args(argv)
-    ode_override = {} if args.ode is None else {
-        name: float(value) for name, value in (item.split("=") for item in args.ode.split(","))}
+    ode_override, schedule_override = parse_override(args.ode), parse_override(args.schedule)
 
     import jax.numpy as jnp
 
@@ -210,7 +228,9 @@ def main(argv=None) -> int:
         mode = jnp.asarray(load_npz(args.results / "map" / posterior_name / f"{anchor}.npz")["position"])
         key = derive_key(0, "bench_bnn_sampling", posterior_name)
         row = {"posterior": posterior_name, "dim": int(posterior.dim), "method": method,
-               **time_job(posterior, mode, method, with_ode(record["config"]["approximation"], ode_override),
+               **time_job(posterior, mode, method,
+                          with_override(with_override(record["config"]["approximation"], "ode", ode_override),
+                                        "schedule", schedule_override),
                           key, args.n, args.repeats, args.sequential, args.scipy)}
         row["sequential/batched"] = row["sequential_per_sample_s"] / row["batched_per_sample_s"]
         reference = reference_for(references, posterior_name, method)
