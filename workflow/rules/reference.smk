@@ -1,27 +1,33 @@
-# Reference posterior by NUTS with posteriordb acceptance checks (paper: Stan; here NumPyro),
-# started at the Euclidean MAP.
+# Reference posterior by NUTS with posteriordb acceptance checks, started at the Euclidean MAP:
+# nuts = the configured backend (reference.backend: NumPyro, or Stan as the paper), nuts_numpyro /
+# nuts_stan = a named one (the cross-check's second opinion, reference_crosscheck.smk).
+include: "reference_crosscheck_common.smk"
+
+
 rule reference:
     input:
         data=prepared_data,
         map="results/map/{posterior}/euclidean.npz",
     output:
-        npz=maybe_protected("results/reference/{posterior}/nuts.npz"),
-        json=maybe_protected("results/reference/{posterior}/nuts.json"),
+        npz=maybe_protected("results/reference/{posterior}/{sampler}.npz"),
+        json=maybe_protected("results/reference/{posterior}/{sampler}.json"),
     params:
-        reference=reference_settings,
+        reference=reference_job_settings,
         model=model_options,
         seed=config["seed"],
         device=config["device"],
-        code=code_digest("samplers.nuts", "samplers.reference", "pipeline.posteriors", "whitened_target"),
+        code=reference_code,
+    wildcard_constraints:
+        sampler="|".join(REFERENCE_SAMPLERS),
     log:
-        "logs/reference/{posterior}.log",
+        "logs/reference/{posterior}.{sampler}.log",
     benchmark:
-        "logs/benchmarks/reference/{posterior}.tsv"
+        "logs/benchmarks/reference/{posterior}.{sampler}.tsv"
     resources:
         mem_mb=4000,
         runtime=240,
         **gpu_resources(),
-    threads: 1
+    threads: reference_threads
     conda:
         ENV
     script:

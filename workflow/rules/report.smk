@@ -77,11 +77,12 @@ rule reproduction_report:
                                         for p in table_paper_files(TABLES[t])}),
         deviations=lambda wildcards: str(REPO / "workflow" / "resources" / REPORTS[wildcards.report]["deviations"]),
         spec=TABLES_FILE,
+        crosscheck=lambda wildcards: ["results/summary/reference_crosscheck.csv"] if crosscheck_posteriors() else [],
     output:
         "reports/{report}_reproduction.md",
     params:
         scale=lambda wildcards: scale(),
-        code=code_digest("report.reproduction_report", "report.paper_values"),
+        code=code_digest(*script_modules("render_report.py")),
     log:
         "logs/report/reproduction_report_{report}.log",
     benchmark:

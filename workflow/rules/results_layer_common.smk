@@ -87,6 +87,8 @@ def yu2024_tables():
 def final_targets():
     """Every table, figure and report of the configured experiments (rule all)."""
     targets = [f"tables/{name}.tex" for name in [*yu2024_tables(), "leaderboard"]]
+    if crosscheck_posteriors():
+        targets.append("tables/reference_crosscheck.tex")
     targets += ["figures/logreg.pdf", "figures/logreg.png", "figures/leaderboard.pdf", "reports/yu2024_reproduction.md",
                 "results/summary/all.csv"]
     if 2 in EXPERIMENTS["gaussian"]["dims"]:

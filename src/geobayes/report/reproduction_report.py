@@ -59,7 +59,7 @@ def table_comparison_text(spec: TableSpec, cells: pd.DataFrame) -> str:
 
 def reproduction_report_markdown(report: ReportSpec, tables: Sequence[tuple[TableSpec, pd.DataFrame]], *,
                                  scale: Mapping[str, object], deviations: Sequence[str],
-                                 not_run: Sequence[str] = ()) -> str:
+                                 not_run: Sequence[str] = (), references: Sequence[str] = ()) -> str:
     """Assemble the Markdown reproduction report.
 
     Parameters
@@ -76,6 +76,9 @@ def reproduction_report_markdown(report: ReportSpec, tables: Sequence[tuple[Tabl
     not_run : sequence of str, optional
         The report's tables without a result at this scale (their data sets or settings are not
         configured), listed after the run scale.
+    references : sequence of str, optional
+        Markdown lines on the cross-check of the NUTS references
+        (:func:`geobayes.report.reference_crosscheck.crosscheck_section`), placed before the deviations.
 
     Raises
     ------
@@ -109,6 +112,8 @@ def reproduction_report_markdown(report: ReportSpec, tables: Sequence[tuple[Tabl
                 continue
             spec, cells = by_name[claim.table]
             lines.append(claim_verdict_text(claim, cells, [k for k in spec.key_columns if k != "method"]))
+    if references:
+        lines += ["", *references]
     lines += ["", "## Deliberate deviations", ""]
     lines += [f"- {d.strip()}" for d in deviations] if deviations else ["None."]
     return "\n".join(lines) + "\n"

@@ -40,7 +40,7 @@ KEY_COLUMNS = ("experiment", "posterior", "anchor", "method", "repetition")
 WALL_CLOCK_METRICS = frozenset({"seconds_per_sample", "median_seconds_per_sample", "batched_seconds_per_sample",
                                 "sequential_over_batched", "seconds_per_draw", "compile_seconds", "fit_seconds",
                                 "wg_time_ratio", "seconds_per_step", "compile_s", "seconds_per_epoch",
-                                "seconds_per_iteration"})
+                                "seconds_per_iteration", "reference_seconds", "build_seconds"})
 
 #: Columns of a tidy results table, in order.
 TIDY_COLUMNS = (*KEY_COLUMNS, "metric", "value", "n_samples", "n_failed")
@@ -121,6 +121,11 @@ STAGE_METRICS: Mapping[str, Mapping[str, str]] = {
     # test log-perplexity at the last epoch and the lowest along the run, cost per epoch, acceptance rate
     "liu2018_sam_run": {name: name for name in ("log_perplexity_final", "log_perplexity_best", "seconds_per_epoch",
                                                 "acceptance_rate")},
+    # workflow/scripts/reference_crosscheck.py: per backend (per_method) its Monte Carlo floor, cost and
+    # diagnostics; for the pair (method numpyro_vs_stan) W1 between them, its ratio to the floor and the flag
+    "reference_crosscheck": {name: name for name in ("wasserstein1", "floor_ratio", "disagrees", "reference_seconds",
+                                                     "build_seconds", "max_r_hat", "min_ess_bulk", "divergences",
+                                                     "passed")},
     "map_optima": {name: name for name in ("log_posterior", "converged", "grad_norm", "num_steps",
                                            "nearest_param_distance", "nearest_map_f_rms_distance")},
 }

@@ -1,0 +1,73 @@
+# Helpers of the reference rule's backends and of the cross-check (reference_crosscheck.smk):
+# which NUTS a reference file holds, its settings, code and threads, and which posteriors get a
+# second opinion. Functions only.
+
+#: Reference file stem -> its NUTS backend (None: the posterior's configured one).
+REFERENCE_SAMPLERS = {"nuts": None, "nuts_numpyro": "numpyro", "nuts_stan": "stan"}
+
+#: The Stan program and the script that runs it: not Python modules of the library, so the code
+#: digest names them itself.
+STAN_FILES = (LIBRARY / "stan" / "embedding_model.stan", LIBRARY / "stan" / "stan_worker.py")
+
+
+def sampler_backend(posterior, sampler):
+    """The backend a reference file `results/reference/<posterior>/<sampler>.npz` is computed with."""
+    return REFERENCE_SAMPLERS[sampler] or reference_backend(posterior)
+
+
+def reference_job_settings(wildcards):
+    """NUTS settings of a reference job (rule parameter), its backend from the file name."""
+    return nuts_settings(wildcards.posterior, REFERENCE_SAMPLERS[wildcards.sampler])
+
+
+def reference_code(wildcards):
+    """`code_digest` of a reference job: NumPyro's modules, or Stan's with the program's bytes, so that
+    editing the Stan program reruns the Stan references and only them."""
+    common = ("samplers.reference", "pipeline.posteriors", "whitened_target")
+    if sampler_backend(wildcards.posterior, wildcards.sampler) == "numpyro":
+        return code_digest("samplers.nuts", *common)
+    digest = hashlib.sha256(code_digest("samplers.stan_nuts", *common).encode())
+    for path in STAN_FILES:
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def reference_threads(wildcards):
+    """Threads of a reference job: Stan runs `reference.stan.processes` chains at once."""
+    if sampler_backend(wildcards.posterior, wildcards.sampler) == "numpyro":
+        return 1
+    return min(config["reference"]["stan"]["processes"], nuts_settings(wildcards.posterior)["chains"])
+
+
+def nuts_reference_posteriors():
+    """Every posterior whose results are measured against a NUTS reference: those of the W-evaluated
+    experiments (no records of their own in SUMMARY_RECORDS) and of the network regressions."""
+    experiments = [e for e in POSTERIOR_DECLARATIONS if e not in SUMMARY_RECORDS or e in BNN_EXPERIMENTS]
+    return sorted({p for e in experiments for p in experiment_posteriors(e) if reference_kind(p) == "nuts"})
+
+
+@functools.cache
+def crosscheck_posteriors():
+    """Posteriors cross-checked (config `reference.crosscheck.posteriors`: all, or a list of names)."""
+    chosen = config["reference"]["crosscheck"]["posteriors"]
+    known = nuts_reference_posteriors()
+    if chosen == "all":
+        return tuple(known)
+    unknown = sorted(set(chosen) - set(known))
+    if unknown:
+        raise ValueError(f"reference.crosscheck.posteriors: {', '.join(unknown)} have no NUTS reference in this "
+                         f"configuration (posteriors with one: {', '.join(known)})")
+    return tuple(chosen)
+
+
+def second_opinion(posterior):
+    """The reference file stem computed by the backend a posterior's reference is not."""
+    return "nuts_stan" if reference_backend(posterior) == "numpyro" else "nuts_numpyro"
+
+
+def crosscheck_files():
+    """The cross-check records, one per cross-checked posterior."""
+    return [f"results/reference_crosscheck/{p}.json" for p in crosscheck_posteriors()]
+
+
+SUMMARY_RECORDS["reference_crosscheck"] = crosscheck_files
