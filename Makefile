@@ -25,7 +25,7 @@ endif
 help:  ## list the targets
 	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 10
 
-venv: $(STAMP)  ## create .venv and install geobayes[workflow,test] (re-runs when pyproject.toml changes)
+venv: $(STAMP)  ## create .venv and install geobayes[workflow,test,stan] (re-runs when pyproject.toml changes)
 
 $(PYTHON):
 	python3 -m venv $(VENV)
@@ -34,7 +34,7 @@ $(STAMP): pyproject.toml | $(PYTHON)
 	$(PYTHON) -m pip install --upgrade pip
 	# CPU torch first: an unpinned torch pulls a multi-GB CUDA build (docs/dependencies.md)
 	$(PYTHON) -m pip install torch==$(TORCH_VERSION)
-	$(PYTHON) -m pip install -e ".[workflow,test]"
+	$(PYTHON) -m pip install -e ".[workflow,test,stan]"
 	# laplace-torch (the peer in the BNN tests) declares torchvision, which has no CPU build:
 	# its pure-Python deps normally, then the four packages without dependencies
 	$(PYTHON) -m pip install torchmetrics "einops<1" "unfoldNd<1" einconv linear_operator opt-einsum

@@ -124,7 +124,11 @@ def test_paper_scale_dag_has_every_job():
         assert counts[rule] == 1, rule
     # NUTS for the posteriors with data; exact draws for the closed-form targets
     # (10 Gaussians, 3 squiggles, the funnel and the Rosenbrock).
-    assert counts["reference"] == n_logreg + 1 + with_data + n_bnn
+    # ... each computed twice: by the configured backend (NumPyro) and, for the cross-check
+    # (reference.crosscheck.posteriors: all), by Stan, and the two compared once per posterior
+    n_nuts = n_logreg + 1 + with_data + n_bnn
+    assert counts["reference"] == 2 * n_nuts
+    assert counts["reference_crosscheck"] == n_nuts
     assert counts["exact_reference"] == 10 + 3 + 1 + 1
     # Euclidean MAPs everywhere except squiggle and funnel (Hausdorff); the banana gets both.
     classifiers = {e: declared_count(config["experiments"][e]) for e in classifier_experiments(config["experiments"])}

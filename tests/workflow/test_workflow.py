@@ -74,6 +74,32 @@ def test_tiny_run_produces_tables_and_figure(tiny_run):
     assert set(load_tidy(tiny_run / "results/summary/all.csv")["experiment"]) >= {"logreg", "banana", "glm"}
 
 
+def test_tiny_run_stan_references_and_their_crosscheck(tiny_run):
+    """The cross-checked posteriors get a Stan reference beside NumPyro's (reference.crosscheck): it passes the
+    same checks, records its installation, and agrees with NumPyro's within the floor; the table and the
+    reproduction report say so."""
+    config = yaml.safe_load((tiny_run / "config/tiny.yaml").read_text())
+    posteriors = config["reference"]["crosscheck"]["posteriors"]
+    for posterior in posteriors:
+        stan = load_json(tiny_run / f"results/reference/{posterior}/nuts_stan.json")
+        assert stan["passed"] and stan["method_args"]["backend"] == "stan"
+        assert stan["method_args"]["interface"] in ("pystan", "cmdstanpy") and stan["method_args"]["sample_seconds"] > 0
+        numpyro = load_json(tiny_run / f"results/reference/{posterior}/nuts.json")
+        assert numpyro["method_args"]["backend"] == "numpyro"
+        # the same chains, iterations and initial point
+        assert {k: stan["method_args"][k] for k in ("chains", "samples", "warmup", "thin", "init_position")} == \
+               {k: numpyro["method_args"][k] for k in ("chains", "samples", "warmup", "thin", "init_position")}
+    pair = wide(load_tidy(tiny_run / "results/summary/reference_crosscheck.csv"))
+    between = pair[pair["method"] == "numpyro_vs_stan"].set_index("posterior")
+    assert sorted(between.index) == sorted(posteriors)
+    assert (between["disagrees"] == 0).all() and (between["floor_ratio"] < 1.5).all(), between
+    floors = pair[pair["method"].isin(["numpyro", "stan"])]
+    assert len(floors) == 2 * len(posteriors) and (floors["wasserstein1"] > 0).all() and (floors["passed"] == 1).all()
+    assert (tiny_run / "tables/reference_crosscheck.tex").stat().st_size > 0
+    report = (tiny_run / "reports/yu2024_reproduction.md").read_text()
+    assert f"All {len(posteriors)} cross-checked NUTS references agree with Stan's" in report
+
+
 def test_tiny_run_hartmann_outputs(tiny_run):
     """Every Hartmann et al. (2026) artefact exists, WG inverts every sample of the affine models
     exactly, WG is exact on the Gaussian-image targets, the timings are tidy rows per method and

@@ -61,7 +61,8 @@ def call_worker(request: dict, log_path: str | os.PathLike[str] | None = None) -
             with open(log_path, "a") as log:
                 log.write(run.stdout + run.stderr)
         if run.returncode != 0 or not result_path.exists():
-            lines = [line.strip() for line in (run.stderr + run.stdout).splitlines() if line.strip()]
+            # the last line of the traceback (stderr); Stan's progress goes to stdout
+            lines = [line.strip() for line in (run.stderr or run.stdout).splitlines() if line.strip()]
             raise StanRunError(f"Stan ({request['interface']}, {request.get('task', 'sample')}) failed with exit code "
                                f"{run.returncode}: {lines[-1] if lines else 'no output'}")
         with np.load(result_path) as result:
