@@ -24,7 +24,8 @@ import numpy as np
 from geobayes.samplers.diagnostics import summarize
 from geobayes.samplers.reference import Reference, ReferenceChecks, evaluate_checks, is_integer
 
-__all__ = ["NutsConfig", "nuts_mcmc", "run_nuts", "trajectory_lengths", "INIT_JITTER_SCALE"]
+__all__ = ["NutsConfig", "nuts_mcmc", "run_nuts", "trajectory_lengths", "INIT_JITTER_SCALE", "checked_start", "chain_starts",
+           "nuts_reference"]
 
 #: Standard deviation of the Gaussian jitter added to ``init_position`` for each chain.
 INIT_JITTER_SCALE = 0.1
@@ -248,6 +249,30 @@ def run_nuts(
     if not isinstance(config, NutsConfig):
         raise ValueError(f"config must be a NutsConfig; got {type(config).__name__}")
     checks = ReferenceChecks() if checks is None else checks
+    x0 = checked_start(posterior, init_position)
+    raw = _raw_key(key)
+    init_params = chain_starts(x0, raw, config.chains)
+    run_key = jax.random.fold_in(raw, 1)
+
+    mcmc = nuts_mcmc(posterior, config)
+    # NumPyro reads a leading chain axis only when there are several chains.
+    start = init_params[0] if config.chains == 1 else init_params
+    mcmc.run(run_key, init_params=start, extra_fields=("diverging", "num_steps"))
+    grouped = np.asarray(mcmc.get_samples(group_by_chain=True), dtype=np.float64)
+    grouped = grouped.reshape(config.chains, -1, int(posterior.dim))
+    extra = mcmc.get_extra_fields(group_by_chain=True)
+    return nuts_reference(grouped, np.asarray(extra["diverging"]), np.asarray(extra["num_steps"]), config, checks,
+                          {"backend": "numpyro", "chain_method": "vectorized"}, x0, raw, seed)
+
+
+def checked_start(posterior: Any, init_position: Any) -> jax.Array:
+    """``init_position`` as float64 after checking its shape, that it is finite and that its log density is.
+
+    Raises
+    ------
+    ValueError
+        Naming what is wrong (shape against ``posterior.dim``, non-finite entries or log density).
+    """
     dim = int(posterior.dim)
     x0 = jnp.asarray(init_position, dtype=jnp.float64)
     if x0.shape != (dim,):
@@ -257,29 +282,41 @@ def run_nuts(
     lp0 = float(_logdensity(posterior, x0))
     if not math.isfinite(lp0):
         raise ValueError(f"posterior.logdensity(init_position) is not finite ({lp0})")
+    return x0
 
-    raw = _raw_key(key)
-    init_key = jax.random.fold_in(raw, 0)
-    run_key = jax.random.fold_in(raw, 1)
-    init_params = x0 + INIT_JITTER_SCALE * jax.random.normal(init_key, (config.chains, dim), dtype=jnp.float64)
 
-    mcmc = nuts_mcmc(posterior, config)
-    # NumPyro reads a leading chain axis only when there are several chains.
-    start = init_params[0] if config.chains == 1 else init_params
-    mcmc.run(run_key, init_params=start, extra_fields=("diverging", "num_steps"))
-    grouped = np.asarray(mcmc.get_samples(group_by_chain=True), dtype=np.float64)
-    grouped = grouped.reshape(config.chains, -1, dim)
-    extra = mcmc.get_extra_fields(group_by_chain=True)
-    diverging = np.asarray(extra["diverging"])
+def chain_starts(x0: jax.Array, raw_key: jax.Array, chains: int) -> jax.Array:
+    """Initial points of the chains, ``x0 + 0.1 * eps_c`` with ``eps_c ~ N(0, I)`` from ``fold_in(key, 0)``:
+    the same for every backend, so two references of one posterior start alike."""
+    noise = jax.random.normal(jax.random.fold_in(raw_key, 0), (chains, x0.shape[0]), dtype=jnp.float64)
+    return x0 + INIT_JITTER_SCALE * noise
 
+
+def nuts_reference(grouped: np.ndarray, diverging: np.ndarray, num_steps: np.ndarray, config: NutsConfig,
+                   checks: ReferenceChecks, backend_args: dict[str, Any], x0: jax.Array, raw_key: jax.Array,
+                   seed: int | None) -> Reference:
+    """The checked :class:`Reference` of a NUTS run, whichever backend ran it.
+
+    Parameters
+    ----------
+    grouped : numpy.ndarray
+        Kept draws by chain, shape (chains, draws, D).
+    diverging, num_steps : numpy.ndarray
+        Divergence flag and leapfrog steps of each kept iteration, shape (chains, draws).
+    config, checks
+        The run's settings and thresholds.
+    backend_args : dict
+        What the backend adds to ``method_args`` (``backend`` and its own record).
+    x0, raw_key, seed
+        The start, the key and the configured seed, recorded.
+    """
     diagnostics: dict[str, Any] = summarize(grouped)
-    diagnostics["divergences"] = int(diverging.sum())
-    diagnostics.update(trajectory_lengths(np.asarray(extra["num_steps"]), config.max_tree_depth))
+    diagnostics["divergences"] = int(np.asarray(diverging).sum())
+    diagnostics.update(trajectory_lengths(num_steps, config.max_tree_depth))
     diagnostics["n_draws"] = int(grouped.shape[0] * grouped.shape[1])
     diagnostics["draws_per_chain"] = int(grouped.shape[1])
-
     return Reference(
-        draws=grouped.reshape(-1, dim),
+        draws=grouped.reshape(-1, grouped.shape[2]),
         chain_index=np.repeat(np.arange(config.chains, dtype=np.int64), grouped.shape[1]),
         diagnostics=diagnostics,
         checks=evaluate_checks(diagnostics, checks),
@@ -287,11 +324,10 @@ def run_nuts(
         method="nuts",
         method_args={
             **config.to_dict(),
-            "backend": "numpyro",
-            "chain_method": "vectorized",
+            **backend_args,
             "init_jitter_scale": INIT_JITTER_SCALE,
             "init_position": np.asarray(x0).tolist(),
         },
         seed=seed,
-        key_data=np.asarray(raw).astype(np.int64).tolist(),
+        key_data=np.asarray(raw_key).astype(np.int64).tolist(),
     )

@@ -11,17 +11,14 @@ no code with it).
 
 from __future__ import annotations
 
-import math
 import os
 from typing import Any
 
 import jax
-import jax.numpy as jnp
 import numpy as np
 
-from geobayes.samplers.diagnostics import summarize
-from geobayes.samplers.nuts import INIT_JITTER_SCALE, NutsConfig, _logdensity, _raw_key, trajectory_lengths
-from geobayes.samplers.reference import Reference, ReferenceChecks, evaluate_checks
+from geobayes.samplers.nuts import NutsConfig, _raw_key, chain_starts, checked_start, nuts_reference
+from geobayes.samplers.reference import Reference, ReferenceChecks
 from geobayes.stan.export import stan_data
 from geobayes.stan.interfaces import choose_interface
 from geobayes.stan.worker_client import call_worker, jsonable
@@ -119,21 +116,11 @@ def run_stan_nuts(
                          "diagonal metric only); set it false or use backend numpyro")
     checks = ReferenceChecks() if checks is None else checks
     settings = StanSettings() if settings is None else settings
-    dim = int(posterior.dim)
-    x0 = jnp.asarray(init_position, dtype=jnp.float64)
-    if x0.shape != (dim,):
-        raise ValueError(f"init_position must have shape ({dim},) (posterior.dim); got {x0.shape}")
-    if not bool(jnp.all(jnp.isfinite(x0))):
-        raise ValueError(f"init_position must be finite; got {np.asarray(x0)}")
-    lp0 = float(_logdensity(posterior, x0))
-    if not math.isfinite(lp0):
-        raise ValueError(f"posterior.logdensity(init_position) is not finite ({lp0})")
+    x0 = checked_start(posterior, init_position)
     data = stan_data(posterior)
     interface = choose_interface(settings["interface"])
-
     raw = _raw_key(key)
-    starts = np.asarray(x0 + INIT_JITTER_SCALE * jax.random.normal(jax.random.fold_in(raw, 0), (config.chains, dim),
-                                                                     dtype=jnp.float64))
+    starts = np.asarray(chain_starts(x0, raw, config.chains))
     stan_seed = int(jax.random.randint(jax.random.fold_in(raw, 1), (), 0, SEED_BOUND))
     request = {"task": "sample", "interface": interface, "data": jsonable(data),
                "init": _stan_inits(data, starts), "chains": config.chains, "warmup": config.warmup,
@@ -141,29 +128,6 @@ def run_stan_nuts(
                "max_depth": config.max_tree_depth, "seed": stan_seed,
                "processes": min(settings["processes"], config.chains), "cache": settings["cache"]}
     result, meta = call_worker(request, log_path)
-    grouped = np.asarray(result["theta"], dtype=np.float64)
-
-    diagnostics: dict[str, Any] = summarize(grouped)
-    diagnostics["divergences"] = int(result["divergent"].sum())
-    diagnostics.update(trajectory_lengths(result["n_leapfrog"], config.max_tree_depth))
-    diagnostics["n_draws"] = int(grouped.shape[0] * grouped.shape[1])
-    diagnostics["draws_per_chain"] = int(grouped.shape[1])
-    return Reference(
-        draws=grouped.reshape(-1, dim),
-        chain_index=np.repeat(np.arange(config.chains, dtype=np.int64), grouped.shape[1]),
-        diagnostics=diagnostics,
-        checks=evaluate_checks(diagnostics, checks),
-        thresholds=checks.to_dict(),
-        method="nuts",
-        method_args={
-            **config.to_dict(),
-            "backend": "stan",
-            **meta,
-            "stan_seed": stan_seed,
-            "processes": request["processes"],
-            "init_jitter_scale": INIT_JITTER_SCALE,
-            "init_position": np.asarray(x0).tolist(),
-        },
-        seed=seed,
-        key_data=np.asarray(raw).astype(np.int64).tolist(),
-    )
+    return nuts_reference(np.asarray(result["theta"], dtype=np.float64), result["divergent"], result["n_leapfrog"],
+                          config, checks, {"backend": "stan", **meta, "stan_seed": stan_seed,
+                                           "processes": request["processes"]}, x0, raw, seed)
