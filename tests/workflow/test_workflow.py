@@ -37,7 +37,7 @@ def tiny_run(tmp_path_factory):
     if not MIRROR.is_dir():
         missing("the data mirror directory")  # a skip here, a failure under CI=true
     work = copy_repository(tmp_path_factory.mktemp("repo"))
-    # 395 jobs (six papers' experiments at tiny scale; ~10-15 min on 2 cores): allow an hour.
+    # 404 jobs (six papers' experiments at tiny scale; ~10-15 min on 2 cores): allow an hour.
     result = run_snakemake("--cores", "2", "--configfile", "config/tiny.yaml", cwd=work, timeout=3600)
     assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-4000:]
     return work
