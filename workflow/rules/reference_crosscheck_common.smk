@@ -39,20 +39,23 @@ def reference_threads(wildcards):
     return min(config["reference"]["stan"]["processes"], nuts_settings(wildcards.posterior)["chains"])
 
 
-def nuts_reference_posteriors():
+def nuts_reference_posteriors(networks=True):
     """Every posterior whose results are measured against a NUTS reference: those of the W-evaluated
-    experiments (no records of their own in SUMMARY_RECORDS) and of the network regressions."""
-    experiments = [e for e in POSTERIOR_DECLARATIONS if e not in SUMMARY_RECORDS or e in BNN_EXPERIMENTS]
+    experiments (no records of their own in SUMMARY_RECORDS) and, with ``networks``, of the network
+    regressions (whose references serve the predictive comparison)."""
+    experiments = [e for e in POSTERIOR_DECLARATIONS
+                   if e not in SUMMARY_RECORDS or (networks and e in BNN_EXPERIMENTS)]
     return sorted({p for e in experiments for p in experiment_posteriors(e) if reference_kind(p) == "nuts"})
 
 
 @functools.cache
 def crosscheck_posteriors():
-    """Posteriors cross-checked (config `reference.crosscheck.posteriors`: all, or a list of names)."""
+    """Posteriors cross-checked (config `reference.crosscheck.posteriors`): `all`, `evaluated` (those whose
+    W evaluations require a passing reference, without the network regressions), or a list of names."""
     chosen = config["reference"]["crosscheck"]["posteriors"]
     known = nuts_reference_posteriors()
-    if chosen == "all":
-        return tuple(known)
+    if chosen in ("all", "evaluated"):
+        return tuple(nuts_reference_posteriors(networks=chosen == "all"))
     unknown = sorted(set(chosen) - set(known))
     if unknown:
         raise ValueError(f"reference.crosscheck.posteriors: {', '.join(unknown)} have no NUTS reference in this "
