@@ -15,6 +15,7 @@ import os
 from typing import Any
 
 import jax
+import jax.numpy as jnp
 import numpy as np
 
 from geobayes.samplers.nuts import NutsConfig, _raw_key, chain_starts, checked_start, nuts_reference
@@ -22,6 +23,7 @@ from geobayes.samplers.reference import Reference, ReferenceChecks
 from geobayes.stan.export import stan_data
 from geobayes.stan.interfaces import choose_interface
 from geobayes.stan.worker_client import call_worker, jsonable
+from geobayes.whitened_target import whitened
 
 __all__ = ["StanSettings", "run_stan_nuts"]
 
@@ -41,13 +43,18 @@ class StanSettings(dict):
         super().__init__(interface=interface, cache=None if cache is None else str(cache), processes=processes)
 
 
-def _stan_inits(data: dict, starts: np.ndarray) -> list[dict]:
-    """Initial ``z`` of each chain for initial ``theta``: ``z = L^{-1} theta`` (or ``theta / s``)."""
+def _chain_inits(posterior: Any, data: dict, x0: jax.Array, raw_key: jax.Array, chains: int) -> tuple[list[dict], Any, dict]:
+    """Each chain's initial ``z``, the start as NumPyro's reference records it, and what that adds to the record.
+
+    The chains start where NumPyro's do: for a dense (kernel) prior NumPyro runs in the whitened ``z``
+    and jitters there (``z0 + 0.1 eps``, :mod:`geobayes.whitened_target`), so the program starts from those
+    ``z``; otherwise NumPyro jitters ``theta`` and the program starts from ``theta / s``.
+    """
     if data["dense_prior"]:
-        z = np.linalg.solve(np.asarray(data["L"]), starts.T).T
-    else:
-        z = starts / data["prior_scale"]
-    return [{"z": row.tolist()} for row in z]
+        z0 = jnp.asarray(whitened(posterior).to_z(x0))
+        return [{"z": row.tolist()} for row in np.asarray(chain_starts(z0, raw_key, chains))], z0, {"whitened": True}
+    starts = np.asarray(chain_starts(x0, raw_key, chains)) / data["prior_scale"]
+    return [{"z": row.tolist()} for row in starts], x0, {}
 
 
 def run_stan_nuts(
@@ -64,7 +71,9 @@ def run_stan_nuts(
     """Sample a posterior with Stan's NUTS and return a checked :class:`Reference`.
 
     Chain ``c`` starts at ``init_position + 0.1 * eps_c`` with ``eps_c ~ N(0, I)`` from
-    ``fold_in(key, 0)``, exactly the initial points of :func:`~geobayes.samplers.nuts.run_nuts`;
+    ``fold_in(key, 0)``, exactly the initial points of NumPyro's reference (in the whitened ``z`` for a
+    dense prior, as ``workflow/scripts/reference.py`` runs :func:`~geobayes.samplers.nuts.run_nuts` there,
+    and recorded in those coordinates with ``whitened: true``);
     Stan's seed is drawn from ``fold_in(key, 1)``. ``config.target_accept`` is Stan's ``adapt_delta``,
     ``max_tree_depth`` its ``max_depth``; each chain keeps ``samples // thin`` draws. The program
     samples ``z`` with ``theta = L z`` (``L`` the prior's Cholesky factor); the draws, diagnostics and
@@ -120,14 +129,14 @@ def run_stan_nuts(
     data = stan_data(posterior)
     interface = choose_interface(settings["interface"])
     raw = _raw_key(key)
-    starts = np.asarray(chain_starts(x0, raw, config.chains))
+    inits, recorded_start, start_args = _chain_inits(posterior, data, x0, raw, config.chains)
     stan_seed = int(jax.random.randint(jax.random.fold_in(raw, 1), (), 0, SEED_BOUND))
     request = {"task": "sample", "interface": interface, "data": jsonable(data),
-               "init": _stan_inits(data, starts), "chains": config.chains, "warmup": config.warmup,
+               "init": inits, "chains": config.chains, "warmup": config.warmup,
                "samples": config.samples, "thin": config.thin, "adapt_delta": float(config.target_accept),
                "max_depth": config.max_tree_depth, "seed": stan_seed,
                "processes": min(settings["processes"], config.chains), "cache": settings["cache"]}
     result, meta = call_worker(request, log_path)
     return nuts_reference(np.asarray(result["theta"], dtype=np.float64), result["divergent"], result["n_leapfrog"],
                           config, checks, {"backend": "stan", **meta, "stan_seed": stan_seed,
-                                           "processes": request["processes"]}, x0, raw, seed)
+                                           "processes": request["processes"], **start_args}, recorded_start, raw, seed)
