@@ -55,8 +55,9 @@ def call_worker(request: dict, log_path: str | os.PathLike[str] | None = None) -
     with tempfile.TemporaryDirectory(prefix="geobayes_stan_") as scratch:
         request_path, result_path = Path(scratch) / "request.json", Path(scratch) / "result.npz"
         request_path.write_text(json.dumps(request))
+        # in the scratch directory: httpstan's build leaves a build/ folder in its working directory
         run = subprocess.run([sys.executable, str(WORKER), str(request_path), str(result_path)],
-                             capture_output=True, text=True)
+                             capture_output=True, text=True, cwd=scratch)
         if log_path is not None:
             with open(log_path, "a") as log:
                 log.write(run.stdout + run.stderr)
