@@ -306,32 +306,6 @@ def timing_settings(wildcards):
     return {k: v for k, v in approximation_settings(wildcards).items() if k not in ("samples", "repetitions")}
 
 
-#: Keys of config `reference` that are not settings of one posterior's NUTS run (the Stan
-#: installation's cache and processes change no draw: the script reads them from the config).
-_NOT_NUTS_SETTINGS = ("posterior_overrides", "exact_draws", "crosscheck", "stan")
-
-
-def reference_backend(posterior):
-    """NUTS backend of a posterior's reference (config `reference.backend`, or its override)."""
-    return config["reference"]["posterior_overrides"].get(posterior, {}).get("backend", config["reference"]["backend"])
-
-
-def nuts_settings(posterior, backend=None):
-    """NUTS settings of one posterior: config `reference` with its posterior_overrides applied.
-
-    ``backend`` (default: the posterior's configured one) is a setting only when it is Stan, with
-    the Stan interface asked for: a NumPyro reference's settings, and so its job's parameters,
-    are what they were before the Stan backend existed."""
-    settings = {k: v for k, v in config["reference"].items() if k not in _NOT_NUTS_SETTINGS}
-    settings.update(config["reference"]["posterior_overrides"].get(posterior, {}))
-    settings["backend"] = backend or settings["backend"]
-    if settings["backend"] == "numpyro":
-        del settings["backend"]
-    else:
-        settings["stan_interface"] = config["reference"]["stan"]["interface"]
-    return settings
-
-
 def reference_settings(wildcards):
     """NUTS settings of the posterior of a job (rule parameter)."""
     return nuts_settings(wildcards.posterior)

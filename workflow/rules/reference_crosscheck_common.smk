@@ -1,6 +1,32 @@
 # Helpers of the reference rule's backends and of the cross-check (reference_crosscheck.smk):
-# which NUTS a reference file holds, its settings, code and threads, and which posteriors get a
-# second opinion. Functions only.
+# a posterior's NUTS settings and backend, which NUTS a reference file holds, its code and threads,
+# and which posteriors get a second opinion. Functions only.
+
+#: Keys of config `reference` that are not settings of one posterior's NUTS run (the Stan
+#: installation's cache and processes change no draw: the script reads them from the config).
+_NOT_NUTS_SETTINGS = ("posterior_overrides", "exact_draws", "crosscheck", "stan")
+
+
+def reference_backend(posterior):
+    """NUTS backend of a posterior's reference (config `reference.backend`, or its override)."""
+    return config["reference"]["posterior_overrides"].get(posterior, {}).get("backend", config["reference"]["backend"])
+
+
+def nuts_settings(posterior, backend=None):
+    """NUTS settings of one posterior: config `reference` with its posterior_overrides applied.
+
+    ``backend`` (default: the posterior's configured one) is a setting only when it is Stan, with
+    the Stan interface asked for: a NumPyro reference's settings, and so its job's parameters,
+    are what they were before the Stan backend existed."""
+    settings = {k: v for k, v in config["reference"].items() if k not in _NOT_NUTS_SETTINGS}
+    settings.update(config["reference"]["posterior_overrides"].get(posterior, {}))
+    settings["backend"] = backend or settings["backend"]
+    if settings["backend"] == "numpyro":
+        del settings["backend"]
+    else:
+        settings["stan_interface"] = config["reference"]["stan"]["interface"]
+    return settings
+
 
 #: Reference file stem -> its NUTS backend (None: the posterior's configured one).
 REFERENCE_SAMPLERS = {"nuts": None, "nuts_numpyro": "numpyro", "nuts_stan": "stan"}

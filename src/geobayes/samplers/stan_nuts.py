@@ -35,8 +35,6 @@ class StanSettings(dict):
     """``reference.stan``: ``interface`` (auto | cmdstanpy | pystan), ``cache`` (compiled programs;
     None = the interface's default) and ``processes`` (chains run at once)."""
 
-    KEYS = ("interface", "cache", "processes")
-
     def __init__(self, interface: str = "auto", cache: str | None = None, processes: int = 1):
         if isinstance(processes, bool) or not isinstance(processes, int) or processes < 1:
             raise ValueError(f"reference.stan.processes must be an integer >= 1; got {processes!r}")
