@@ -200,3 +200,31 @@ def test_a_fork_killed_outright_fails_its_job_with_one_line(warm, tmp_path):
     assert caller.returncode == 1
     assert stderr.strip().splitlines()[-1] == (f"warm start: the job's fork {fork} ended without reporting a status "
                                                "(killed or crashed)")
+
+
+def test_only_the_directories_of_killed_warm_processes_are_removed(tmp_path):
+    """A socket that refuses connections (its process killed outright) goes with its directory; a
+    live socket, a directory whose socket is not yet bound and other names stay."""
+    import socket
+
+    from geobayes.pipeline.warm_start import DIRECTORY_PREFIX, remove_abandoned_directories
+
+    def bound(name: str, listening: bool) -> socket.socket:
+        (tmp_path / name).mkdir()
+        server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        server.bind(str(tmp_path / name / "socket"))
+        if listening:
+            server.listen(1)
+        return server
+
+    killed = bound(f"{DIRECTORY_PREFIX}killed", listening=False)
+    killed.close()  # the file stays, as after SIGKILL
+    live = bound(f"{DIRECTORY_PREFIX}live", listening=True)
+    (tmp_path / f"{DIRECTORY_PREFIX}starting").mkdir()
+    bound("unrelated", listening=False).close()
+    try:
+        assert remove_abandoned_directories(str(tmp_path)) == [str(tmp_path / f"{DIRECTORY_PREFIX}killed")]
+        assert sorted(p.name for p in tmp_path.iterdir()) == [f"{DIRECTORY_PREFIX}live", f"{DIRECTORY_PREFIX}starting",
+                                                             "unrelated"]
+    finally:
+        live.close()

@@ -11,6 +11,7 @@ import os
 import re
 import shutil
 import subprocess
+import tempfile
 from collections import Counter
 from io import StringIO
 from pathlib import Path
@@ -25,7 +26,7 @@ from data_mirror import missing
 from snakemake_runs import MIRROR, REPO, SNAKEMAKE, copy_repository, declared_count, local_environment, run_snakemake
 
 from geobayes.io import load_json
-from geobayes.pipeline.warm_start import recorded_usage
+from geobayes.pipeline.warm_start import DIRECTORY_PREFIX, abandoned, recorded_usage
 from geobayes.report.tidy import WALL_CLOCK_METRICS, load_tidy, tidy_frame, wide
 
 pytestmark = pytest.mark.workflow
@@ -681,8 +682,8 @@ def assert_every_result_file_reads_whole(work: Path) -> list[str]:
 def test_run_killed_mid_job_resumes_to_the_same_tables(tiny_run, tmp_path):
     """SIGKILL to the whole Snakemake process group while an approximation runs: every file left
     reads whole (atomic writes), the jobs that were running are flagged incomplete; after
-    ``--unlock`` the same command with ``--rerun-incomplete`` completes, clears the flags and
-    the stale temporaries, and gives the same arrays and tables as the uninterrupted tiny run.
+    ``--unlock`` the same command with ``--rerun-incomplete`` completes, clears the flags, the
+    stale temporaries and the killed warm process's socket directory, and gives the same arrays and tables as the uninterrupted tiny run.
 
     The run starts from a copy of the tiny run (mtimes and Snakemake's records kept) without the
     logistic regression's approximations: the data, MAP and NUTS jobs are done, so it spends its
@@ -698,6 +699,7 @@ def test_run_killed_mid_job_resumes_to_the_same_tables(tiny_run, tmp_path):
     command = [SNAKEMAKE, KILL_TARGET, "--cores", "2", "--configfile", "config/tiny.yaml"]
     env = local_environment()
     approximations = work / "results/approximation/ripley_standardised-logreg/euclidean"
+    warm_before = set(Path(tempfile.gettempdir()).glob(f"{DIRECTORY_PREFIX}*"))
     start = time.monotonic()
     log = tmp_path / "killed_run.log"
     with open(log, "w") as handle:
@@ -715,6 +717,10 @@ def test_run_killed_mid_job_resumes_to_the_same_tables(tiny_run, tmp_path):
             os.killpg(run.pid, signal.SIGKILL)  # Snakemake and every job it started
         run.wait()
     killed_at = time.monotonic() - start
+    # the killed run's warm process went with it and left its socket directory behind
+    abandoned = {d for d in set(Path(tempfile.gettempdir()).glob(f"{DIRECTORY_PREFIX}*")) - warm_before
+                 if abandoned(str(d))}
+    assert abandoned, "the killed run left no warm-process directory: did it start one?"
     running = incomplete_outputs(work)
     assert running, "nothing was running when the run was killed"
     assert_every_result_file_reads_whole(work)
@@ -728,6 +734,7 @@ def test_run_killed_mid_job_resumes_to_the_same_tables(tiny_run, tmp_path):
     assert running <= {p for line in executed for p in line.split(", ")}
     assert incomplete_outputs(work) == set()
     assert assert_every_result_file_reads_whole(work) == []
+    assert not any(d.exists() for d in abandoned), "the rerun did not remove the killed run's warm directory"
 
     # the logistic regressions' tidy rows, less the wall-clock ones (Table 4, each run's cost)
     summaries = [load_tidy(path / "results/summary/logreg.csv") for path in (work, tiny_run)]

@@ -17,9 +17,10 @@ def _start_warm_process():
     process's environment)."""
     if not config["warm_start"] or not workflow.local_exec or workflow.remote_exec:
         return
-    from geobayes.pipeline.warm_start import SOCKET_VARIABLE
+    from geobayes.pipeline.warm_start import DIRECTORY_PREFIX, SOCKET_VARIABLE, remove_abandoned_directories
 
-    directory = tempfile.mkdtemp(prefix="geobayes-warm-")
+    remove_abandoned_directories()  # those of earlier runs killed outright
+    directory = tempfile.mkdtemp(prefix=DIRECTORY_PREFIX)
     socket_path = os.path.join(directory, "socket")
     command = [sys.executable, "-m", "geobayes.pipeline.warm_start", socket_path, str(os.getpid())]
     _WARM_PROCESS.update(process=subprocess.Popen(command, stdin=subprocess.DEVNULL), directory=directory)

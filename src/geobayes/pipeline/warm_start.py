@@ -60,6 +60,48 @@ def recorded_usage(log_text: str) -> tuple[float, float] | None:
     return (float(found[-1][0]), float(found[-1][1])) if found else None
 
 
+#: Prefix of the temporary directory that holds a run's socket (workflow/rules/warm_start.smk).
+DIRECTORY_PREFIX = "geobayes-warm-"
+
+
+def abandoned(directory: str) -> bool:
+    """Whether ``directory`` holds the socket of a warm process that was killed outright.
+
+    A run stopped by SIGKILL to its whole process group (``kill -9``, a scheduler's hard limit)
+    takes its warm process with it before either can remove the directory, which then stays with
+    a dead socket. Only a socket file that exists and refuses a connection counts: a live run's
+    socket accepts one, and a directory whose socket is not yet bound (a run starting beside this
+    one) is not abandoned.
+    """
+    path = os.path.join(directory, "socket")
+    if not os.path.exists(path):
+        return False
+    probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        probe.connect(path)
+    except ConnectionRefusedError:
+        return True
+    except OSError:
+        return False  # someone else's, or a state this check does not know: leave it
+    finally:
+        probe.close()
+    return False
+
+
+def remove_abandoned_directories(root: str | None = None) -> list[str]:
+    """Remove the socket directories of warm processes killed outright (:func:`abandoned`) from
+    ``root`` (the system's temporary directory by default); return them."""
+    import shutil
+    import tempfile
+
+    root = root or tempfile.gettempdir()
+    found = [os.path.join(root, name) for name in sorted(os.listdir(root)) if name.startswith(DIRECTORY_PREFIX)]
+    removed = [directory for directory in found if abandoned(directory)]
+    for directory in removed:
+        shutil.rmtree(directory, ignore_errors=True)
+    return removed
+
+
 #: Seconds between the warm process's checks that the Snakemake process that started it lives.
 PARENT_CHECK_S = 1.0
 _MESSAGE_LIMIT = 1 << 20
