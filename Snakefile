@@ -26,6 +26,7 @@ except ConfigError as error:
 
 
 include: "workflow/rules/scheduler.smk"
+include: "workflow/rules/progress.smk"
 include: "workflow/rules/common.smk"
 include: "workflow/rules/warm_start.smk"
 include: "workflow/rules/data.smk"

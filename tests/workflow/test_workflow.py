@@ -41,7 +41,20 @@ def tiny_run(tmp_path_factory):
     # 404 jobs (six papers' experiments at tiny scale; ~10-15 min on 2 cores): allow an hour.
     result = run_snakemake("--cores", "2", "--configfile", "config/tiny.yaml", cwd=work, timeout=3600)
     assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-4000:]
+    (work / "tiny_run.log").write_text(result.stdout + result.stderr)
     return work
+
+
+def test_tiny_run_prints_progress_with_the_time_left(tiny_run):
+    """Under Snakemake's "N of M steps" line, once enough is done, an estimate of the time left
+    (workflow/rules/progress.smk); none after the last job."""
+    output = (tiny_run / "tiny_run.log").read_text()
+    steps = re.findall(r"^(\d+) of (\d+) steps \(\d+%\) done$", output, re.M)
+    estimates = re.findall(r"^(about (\d+ h )?\d+ min|under a minute) left at this run's pace$", output, re.M)
+    assert steps and steps[-1][0] == steps[-1][1]
+    assert len(estimates) > len(steps) // 2, (len(estimates), len(steps))
+    last = output.split(f"{steps[-1][0]} of {steps[-1][1]} steps (100%) done\n")[-1]
+    assert not last.startswith(("about", "under")), last[:200]  # nothing is left after the last job
 
 
 def test_tiny_run_produces_tables_and_figure(tiny_run):
