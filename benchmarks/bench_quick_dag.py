@@ -11,7 +11,9 @@ targets of the DAG.
 A run longer than one sitting: ``--workdir DIR`` keeps the copy in ``DIR`` (made on the first
 call, never copied over again, so the copied sources keep their times and nothing reruns), and a
 later call with the same ``--workdir`` resumes the DAG there. Each sitting's wall and CPU seconds
-are appended to ``DIR/sittings.json``; the record sums them. ``--keep-going`` lets independent
+are appended to ``DIR/sittings.json``; the record sums them. A record of an unfinished run adds the
+jobs left per rule (a dry run) and a projection of their wall time from each rule's mean job so far;
+``--report-only`` writes the record of the sittings so far without running another. ``--keep-going`` lets independent
 jobs go on past a failed one; failed jobs are counted (from Snakemake's log) in the record.
 
 Usage: ``.venv/bin/python benchmarks/bench_quick_dag.py [--cores 2] [--config config/quick.yaml]
@@ -24,6 +26,7 @@ import argparse
 import contextlib
 import json
 import os
+import re
 import resource
 import shutil
 import statistics
@@ -53,6 +56,44 @@ def cost_table(costs: list[JobCost], key) -> dict[str, dict[str, float]]:
                    "cpu_s": sum(j.cpu_s for j in jobs if j.cpu_s == j.cpu_s),
                    "max_rss_mb": max(j.max_rss_mb for j in jobs)}
             for name, jobs in sorted(groups.items())}
+
+
+def run_sitting(work: Path, env: dict, snakemake: str, args, sittings: list[dict]) -> int:
+    """Run (or resume) the DAG in ``work``; append the sitting's wall and CPU seconds to ``sittings``."""
+    command = [snakemake, *args.target, "--cores", str(args.cores), "--configfile", args.config, "--quiet"]
+    if args.keep_going:
+        command.append("--keep-going")
+    if args.rerun_triggers:
+        command += ["--rerun-triggers", *args.rerun_triggers]
+    if resuming(work):
+        command.append("--rerun-incomplete")  # the jobs an interrupted sitting left behind
+    start = time.perf_counter()
+    finished = subprocess.run(command, cwd=work, env=env)
+    wall = time.perf_counter() - start
+    # CPU of this sitting: Snakemake itself and every job it started (waited-for children).
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    sittings.append({"wall_s": wall, "cpu_s": children.ru_utime + children.ru_stime, "returncode": finished.returncode,
+                     "load_end": os.getloadavg(), "rerun_triggers": args.rerun_triggers})
+    return finished.returncode
+
+
+def remaining_jobs(work: Path, env: dict, snakemake: str, args) -> dict[str, int]:
+    """Jobs per rule that a later sitting would still run (Snakemake's dry-run job stats)."""
+    command = [snakemake, *args.target, "-n", "--cores", str(args.cores), "--configfile", args.config,
+               "--rerun-incomplete"]
+    planned = subprocess.run(command, cwd=work, env=env, capture_output=True, text=True)
+    if "Job stats:" not in planned.stdout:
+        return {}
+    block = planned.stdout.split("Job stats:")[1]
+    return {m.group(1): int(m.group(2)) for m in re.finditer(r"^(\w+)\s+(\d+)$", block, re.M) if m.group(1) != "total"}
+
+
+def projected_wall(remaining: dict[str, int], rules: dict[str, dict[str, float]], cores: int) -> float:
+    """Wall seconds of the remaining jobs on ``cores`` busy cores, each at its rule's mean job time so
+    far (the mean of every rule's mean where a rule has not run yet): a projection, not a measurement."""
+    means = {rule: stats["total_s"] / stats["jobs"] for rule, stats in rules.items()}
+    fallback = statistics.mean(means.values()) if means else 0.0
+    return sum(count * means.get(rule, fallback) for rule, count in remaining.items()) / cores
 
 
 def copy_workflow(source: Path, work: Path) -> None:
@@ -92,6 +133,9 @@ def main() -> None:
     parser.add_argument("--workdir", type=Path, default=None,
                         help="keep the run here and resume it on a later call (default: a temporary copy)")
     parser.add_argument("--keep-going", action="store_true", help="go on with independent jobs after a failure")
+    parser.add_argument("--report-only", action="store_true",
+                        help="with --workdir: write the record of the sittings so far (and the projection of "
+                             "the rest) without running another")
     parser.add_argument("--rerun-triggers", nargs="+", default=None,
                         help="Snakemake's --rerun-triggers for this sitting (e.g. 'mtime' to keep jobs finished "
                              "before the work directory's sources were updated by hand)")
@@ -102,30 +146,22 @@ def main() -> None:
         env.setdefault("GEOBAYES_DATA_MIRROR", str((REPO / ".." / "shared" / "data").resolve()))
         env["PYTHONPATH"] = str(work / "src")  # the copied library, not the venv's editable install
         snakemake = str(Path(sys.executable).with_name("snakemake"))
-        command = [snakemake, *args.target, "--cores", str(args.cores), "--configfile", args.config, "--quiet"]
-        if args.keep_going:
-            command.append("--keep-going")
-        if args.rerun_triggers:
-            command += ["--rerun-triggers", *args.rerun_triggers]
-        if resuming(work):
-            command.append("--rerun-incomplete")  # the jobs an interrupted sitting left behind
-        start = time.perf_counter()
-        finished = subprocess.run(command, cwd=work, env=env)
-        wall = time.perf_counter() - start
-        # CPU of this sitting: Snakemake itself and every job it started (waited-for children).
-        children = resource.getrusage(resource.RUSAGE_CHILDREN)
-        cpu = children.ru_utime + children.ru_stime
         sittings_file = work / "sittings.json"
         sittings = json.loads(sittings_file.read_text()) if sittings_file.exists() else []
-        sittings.append({"wall_s": wall, "cpu_s": cpu, "returncode": finished.returncode,
-                         "load_end": os.getloadavg(), "rerun_triggers": args.rerun_triggers})
-        save_json(sittings_file, sittings)
+        if args.report_only:
+            if not sittings:
+                raise SystemExit(f"--report-only: {work} has no sitting recorded yet (sittings.json); run one first")
+            returncode = sittings[-1]["returncode"]
+        else:
+            returncode = run_sitting(work, env, snakemake, args, sittings)
+            save_json(sittings_file, sittings)
         logs = sorted((work / ".snakemake" / "log").glob("*.snakemake.log"))
         failed = sum(log.read_text().count("Error in rule ") for log in logs)
         # the work directory's own config as written (shipped configs are complete, tested): this
         # process's library may be newer than the copy the DAG ran, and its schema with it
         config = yaml.safe_load((work / args.config).read_text())
         costs = read_job_costs(work, work, model_experiments(config))
+        remaining = remaining_jobs(work, env, snakemake, args) if returncode != 0 else {}
     rules, papers = cost_table(costs, lambda c: c.rule), cost_table(costs, lambda c: c.paper)
     wall = sum(s["wall_s"] for s in sittings)
     cpu = sum(s["cpu_s"] for s in sittings)
@@ -138,13 +174,20 @@ def main() -> None:
                   f"  max {stats['max_s']:7.1f} s  cpu {stats['cpu_s']:7.1f} s  peak {stats['max_rss_mb']:6.0f} MB")
     print(f"wall time {wall:.1f} s on {args.cores} cores in {len(sittings)} sitting(s) ({busy:.1f} s of job time; "
           f"{cpu:.1f} s of CPU in all, Snakemake included); {failed} failed job(s)")
+    projection = {}
+    if returncode != 0:
+        projection = {"remaining_jobs": remaining,
+                      "projected_remaining_wall_s": projected_wall(remaining, rules, args.cores)}
+        print(f"{sum(remaining.values())} jobs left; at this run's mean job time of each rule (the mean of all "
+              f"rules for a rule not run yet) on {args.cores} cores about "
+              f"{projection['projected_remaining_wall_s'] / 60:.0f} more minutes")
     save_json(args.output, {"config": args.config, "cores": args.cores, "wall_s": wall, "source": str(source),
                             "targets": args.target, "cpu_s": cpu, "sittings": sittings, "failed_jobs": failed,
-                            "complete": finished.returncode == 0,
+                            "complete": returncode == 0, **projection,
                             "job_time_s": busy, "rules": rules, "papers": papers,
                             "jobs": [c._asdict() for c in costs], "provenance": provenance()})
-    if finished.returncode != 0:
-        sys.exit(finished.returncode)
+    if returncode != 0:
+        sys.exit(returncode)
 
 
 if __name__ == "__main__":

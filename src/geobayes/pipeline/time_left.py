@@ -3,7 +3,7 @@
 Snakemake prints "N of M steps (x%) done" after every finished job; a count of jobs says little
 about time here, where a table job takes a second and a network's NUTS reference many minutes.
 :func:`time_left` weighs every job by its rule's typical cost (``workflow/resources/
-rule_seconds.tsv``: the median job of each rule in a measured quick-scale run,
+rule_seconds.tsv``: the mean job of each rule in a measured quick-scale run,
 ``benchmarks/rule_seconds.py``) and scales the weights to this run by its pace so far::
 
     left = elapsed * (weight of the jobs still to run) / (weight of the jobs done)
