@@ -2,9 +2,10 @@
 # (geobayes.pipeline.time_left: the run's own pace, each job weighted by its rule's typical cost
 # in workflow/resources/rule_seconds.tsv). Snakemake 9 logs that line from
 # `JobScheduler.progress` after every finished job; it is wrapped here to log one more line
-# ("about 1 h 05 min left at this run's pace"). Nothing is printed in a dry run, before a job has
-# finished, or where Snakemake's internals differ from what this expects (then the run goes on as
-# if this file were not there).
+# ("about 1 h 05 min left at this run's pace"). Nothing is printed in a dry run, before the finished
+# jobs weigh 2 % of the run, after the last job, or where Snakemake's internals differ from what
+# this expects (then the run goes on as if this file were not there). The O(jobs) pass per finished
+# job costs seconds over a whole paper-scale run (5,982 jobs).
 
 import os
 import time as _time
