@@ -731,9 +731,9 @@ def test_run_killed_mid_job_resumes_to_the_same_tables(tiny_run, tmp_path):
         run.wait()
     killed_at = time.monotonic() - start
     # the killed run's warm process went with it and left its socket directory behind
-    abandoned = {d for d in set(Path(tempfile.gettempdir()).glob(f"{DIRECTORY_PREFIX}*")) - warm_before
-                 if abandoned(str(d))}
-    assert abandoned, "the killed run left no warm-process directory: did it start one?"
+    left_behind = {d for d in set(Path(tempfile.gettempdir()).glob(f"{DIRECTORY_PREFIX}*")) - warm_before
+                   if abandoned(str(d))}
+    assert left_behind, "the killed run left no warm-process directory: did it start one?"
     running = incomplete_outputs(work)
     assert running, "nothing was running when the run was killed"
     assert_every_result_file_reads_whole(work)
@@ -747,7 +747,7 @@ def test_run_killed_mid_job_resumes_to_the_same_tables(tiny_run, tmp_path):
     assert running <= {p for line in executed for p in line.split(", ")}
     assert incomplete_outputs(work) == set()
     assert assert_every_result_file_reads_whole(work) == []
-    assert not any(d.exists() for d in abandoned), "the rerun did not remove the killed run's warm directory"
+    assert not any(d.exists() for d in left_behind), "the rerun did not remove the killed run's warm directory"
 
     # the logistic regressions' tidy rows, less the wall-clock ones (Table 4, each run's cost)
     summaries = [load_tidy(path / "results/summary/logreg.csv") for path in (work, tiny_run)]
