@@ -26,7 +26,6 @@ import argparse
 import contextlib
 import json
 import os
-import re
 import resource
 import shutil
 import statistics
@@ -52,6 +51,7 @@ def cost_table(costs: list[JobCost], key) -> dict[str, dict[str, float]]:
     for cost in costs:
         groups.setdefault(key(cost), []).append(cost)
     return {name: {"jobs": len(jobs), "total_s": sum(j.wall_s for j in jobs),
+                   "mean_s": statistics.mean(j.wall_s for j in jobs),
                    "median_s": statistics.median(j.wall_s for j in jobs), "max_s": max(j.wall_s for j in jobs),
                    "cpu_s": sum(j.cpu_s for j in jobs if j.cpu_s == j.cpu_s),
                    "max_rss_mb": max(j.max_rss_mb for j in jobs)}
@@ -82,17 +82,17 @@ def remaining_jobs(work: Path, env: dict, snakemake: str, args) -> dict[str, int
     command = [snakemake, *args.target, "-n", "--cores", str(args.cores), "--configfile", args.config,
                "--rerun-incomplete"]
     planned = subprocess.run(command, cwd=work, env=env, capture_output=True, text=True)
-    if "Job stats:" not in planned.stdout:
-        return {}
-    block = planned.stdout.split("Job stats:")[1]
-    return {m.group(1): int(m.group(2)) for m in re.finditer(r"^(\w+)\s+(\d+)$", block, re.M) if m.group(1) != "total"}
+    from geobayes.pipeline.time_left import job_stats
+
+    return {rule: count for rule, count in job_stats(planned.stdout).items() if rule != "total"}
 
 
 def projected_wall(remaining: dict[str, int], rules: dict[str, dict[str, float]], cores: int) -> float:
     """Wall seconds of the remaining jobs on ``cores`` busy cores, each at its rule's mean job time so
-    far (the mean of every rule's mean where a rule has not run yet): a projection, not a measurement."""
-    means = {rule: stats["total_s"] / stats["jobs"] for rule, stats in rules.items()}
-    fallback = statistics.mean(means.values()) if means else 0.0
+    far (the median rule's mean where a rule has not run yet, as the run's own estimate,
+    ``geobayes.pipeline.time_left``): a projection, not a measurement."""
+    means = {rule: stats["mean_s"] for rule, stats in rules.items()}
+    fallback = statistics.median(means.values()) if means else 0.0
     return sum(count * means.get(rule, fallback) for rule, count in remaining.items()) / cores
 
 

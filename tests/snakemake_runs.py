@@ -48,9 +48,12 @@ def copy_repository(work: Path) -> Path:
 
 
 def job_counts(output: str) -> dict[str, int]:
-    """Parse Snakemake's 'Job stats' table."""
-    block = output.split("Job stats:")[1]
-    return {m.group(1): int(m.group(2)) for m in re.finditer(r"^(\w+)\s+(\d+)$", block, re.M)}
+    """Parse Snakemake's 'Job stats' table (``geobayes.pipeline.time_left.job_stats``); fail where
+    the output has none."""
+    from geobayes.pipeline.time_left import job_stats
+
+    assert "Job stats:" in output, f"no 'Job stats' table in Snakemake's output:\n{output[-2000:]}"
+    return job_stats(output)
 
 
 #: Placeholders of a posterior declaration's name template (config key experiments.<e>.posteriors).

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from geobayes.pipeline.time_left import format_time_left, load_rule_seconds, time_left
+from geobayes.pipeline.time_left import format_time_left, job_stats, load_rule_seconds, time_left
 
 REPO = Path(__file__).resolve().parents[2]
 WEIGHTS = {"table": 1.0, "reference": 30.0, "approximate": 10.0}
@@ -52,3 +52,11 @@ def test_a_bad_row_names_the_file_and_line(tmp_path):
     path.write_text("rule\tseconds\ntable\t1.0\nmap\t-2\n")
     with pytest.raises(ValueError, match=r"weights.tsv:3: expected a rule name and positive seconds"):
         load_rule_seconds(path)
+
+
+def test_job_stats_reads_snakemakes_table_and_nothing_else():
+    output = ("Building DAG of jobs...\nJob stats:\njob            count\n-----------  -------\n"
+              "all                1\napproximate       12\ntotal             13\n\n"
+              "Reasons:\n    (check individual jobs above for details)\n")
+    assert job_stats(output) == {"all": 1, "approximate": 12, "total": 13}
+    assert job_stats("Building DAG of jobs...\nNothing to be done (all requested files are present).\n") == {}

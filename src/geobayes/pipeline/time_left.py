@@ -18,6 +18,7 @@ progress.smk`` prints it under Snakemake's progress line.
 from __future__ import annotations
 
 import csv
+import re
 import statistics
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -86,6 +87,29 @@ def time_left(elapsed_s: float, done: Iterable[str], remaining: Iterable[str],
     if done_weight == 0 or elapsed_s <= 0 or done_weight < min_done_fraction * (done_weight + remaining_weight):
         return None
     return elapsed_s * remaining_weight / done_weight
+
+
+_JOB_STATS_ROW = re.compile(r"^(\w+)\s+(\d+)$", re.M)
+
+
+def job_stats(output: str) -> dict[str, int]:
+    """Jobs per rule in the "Job stats" table that Snakemake prints before a run or dry run.
+
+    Parameters
+    ----------
+    output
+        The run's standard output.
+
+    Returns
+    -------
+    dict
+        Rule name to job count, with Snakemake's ``total`` row; empty where the output has no such
+        table (nothing to run).
+    """
+    if "Job stats:" not in output:
+        return {}
+    block = output.split("Job stats:", 1)[1]
+    return {m.group(1): int(m.group(2)) for m in _JOB_STATS_ROW.finditer(block)}
 
 
 def format_time_left(seconds: float) -> str:
