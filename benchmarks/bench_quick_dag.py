@@ -178,8 +178,8 @@ def main() -> None:
     if returncode != 0:
         projection = {"remaining_jobs": remaining,
                       "projected_remaining_wall_s": projected_wall(remaining, rules, args.cores)}
-        print(f"{sum(remaining.values())} jobs left; at this run's mean job time of each rule (the mean of all "
-              f"rules for a rule not run yet) on {args.cores} cores about "
+        print(f"{sum(remaining.values())} jobs left; at this run's mean job time of each rule (the median rule's "
+              f"mean for a rule not run yet) on {args.cores} cores about "
               f"{projection['projected_remaining_wall_s'] / 60:.0f} more minutes")
     save_json(args.output, {"config": args.config, "cores": args.cores, "wall_s": wall, "source": str(source),
                             "targets": args.target, "cpu_s": cpu, "sittings": sittings, "failed_jobs": failed,
