@@ -73,16 +73,20 @@ def rule_patterns(repo: Path) -> list[tuple[str, re.Pattern]]:
             bench = re.search(r'benchmark:\n\s+"(logs/benchmarks/.+?\.tsv)"', match.group(2))
             if bench is None:
                 continue
-            regex, seen = "", set()
+            regex, seen, literal_chars = "", set(), 0
             for literal, wildcard in re.findall(r"([^{]*)(?:\{(\w+)\})?", bench.group(1)):
                 regex += re.escape(literal)
+                literal_chars += len(literal)
                 if wildcard:
                     value = ".+" if wildcard in _PATH_WILDCARDS else "[^/]+"
                     regex += f"(?P<{wildcard}>{value})" if wildcard not in seen else f"(?P={wildcard})"
                     seen.add(wildcard)
-            patterns.append((match.group(1), re.compile(regex + "$")))
-    # A literal path (one job) before a pattern that could also match it.
-    return sorted(patterns, key=lambda item: item[1].pattern.count("(?P<"))
+            patterns.append((match.group(1), re.compile(regex + "$"), literal_chars))
+    # The most specific pattern first, so that the first match is the right rule: a literal path (one
+    # job) before a pattern that could also match it, and network/{dataset}_seed{seed}-{model}
+    # (train_classifier) before network/{posterior} (train_network).
+    ordered = sorted(patterns, key=lambda item: (-item[2], item[1].pattern.count("(?P<")))
+    return [(rule, regex) for rule, regex, _ in ordered]
 
 
 def model_experiments(config: Mapping) -> dict[str, str]:

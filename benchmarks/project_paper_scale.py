@@ -112,31 +112,76 @@ def _draws(config) -> float:
     return config["reference"]["chains"] * config["reference"]["samples"] / config["reference"]["thin"]
 
 
-#: rule -> (quick config, paper config, experiment) -> the ratio paper/quick of the work one job
-#: does, from the settings that size it. A rule not listed does the same work at both scales.
+def _train_documents(config) -> int:
+    """Training documents of Liu & Zhu's topic model (``documents.train``; null: all of them)."""
+    return config["experiments"]["liu2018_sam"]["documents"]["train"] or NEWS20_DIFFERENT_TRAIN_DOCUMENTS
+
+
+#: Training documents of 20News-different (config/config.yaml, experiments.liu2018_sam.documents).
+NEWS20_DIFFERENT_TRAIN_DOCUMENTS = 1666
+
+
+def _sam_ratio(q, p, w) -> float:
+    """An SAM run's work: epochs x training documents x particles. A paper job's particle count
+    (its wildcard) is set against the median of the quick run's, whose jobs' median it is scaled from."""
+    quick_particles = statistics.median(q["experiments"]["liu2018_sam"]["particles"])
+    return (p["experiments"]["liu2018_sam"]["epochs"] * _train_documents(p) * int(w["particles"])) / (
+        q["experiments"]["liu2018_sam"]["epochs"] * _train_documents(q) * quick_particles)
+
+
+def _blr_ratio(q, p, w) -> float:
+    """A Liu & Zhu logistic-regression run's work: iterations x particles of its panel."""
+    panel = w["panel"]
+    blr_q, blr_p = q["experiments"]["liu2018_blr"], p["experiments"]["liu2018_blr"]
+    return (blr_p["panels"][panel]["iterations"] * blr_p["particles"]) / (
+        blr_q["panels"][panel]["iterations"] * blr_q["particles"])
+
+
+def _subset_ratio(q, p, e) -> float:
+    """Training images per class of an image classifier (``subset_per_class``); 1 elsewhere."""
+    quick, paper = (c["experiments"].get(e, {}).get("subset_per_class") if e else None for c in (q, p))
+    return paper / quick if quick and paper else 1.0
+
+
+#: rule -> (quick config, paper config, experiment, the job's wildcards) -> the ratio paper/quick of
+#: the work one job does, from the settings that size it. A rule not listed does the same work at
+#: both scales.
 WORK_RATIO = {
-    "reference": lambda q, p, e: (p["reference"]["chains"] * (p["reference"]["warmup"] + p["reference"]["samples"]))
+    "reference": lambda q, p, e, w: (p["reference"]["chains"] * (p["reference"]["warmup"] + p["reference"]["samples"]))
     / (q["reference"]["chains"] * (q["reference"]["warmup"] + q["reference"]["samples"])),
-    "exact_reference": lambda q, p, e: p["reference"]["exact_draws"] / q["reference"]["exact_draws"],
-    "approximate": lambda q, p, e: (p["approximation"]["repetitions"] * _samples(p, e))
+    "exact_reference": lambda q, p, e, w: p["reference"]["exact_draws"] / q["reference"]["exact_draws"],
+    "approximate": lambda q, p, e, w: (p["approximation"]["repetitions"] * _samples(p, e))
     / (q["approximation"]["repetitions"] * _samples(q, e)),
     # exact W1 by the network simplex: the size of the n x R cost matrix, per repetition (a lower
     # bound: the simplex grows faster; --time-w1 replaces it by timed transports at paper size)
-    "evaluate": lambda q, p, e: (p["approximation"]["repetitions"] * _samples(p, e) * _draws(p))
+    "evaluate": lambda q, p, e, w: (p["approximation"]["repetitions"] * _samples(p, e) * _draws(p))
     / (q["approximation"]["repetitions"] * _samples(q, e) * _draws(q)),
-    "floor": lambda q, p, e: (_samples(p, e) * _draws(p)) / (_samples(q, e) * _draws(q)),
-    "predict_network": lambda q, p, e: _samples(p, e) / _samples(q, e),
-    "time_sampling": lambda q, p, e: (p["timing"]["sequential_samples"] + p["timing"]["batched_samples"])
+    "floor": lambda q, p, e, w: (_samples(p, e) * _draws(p)) / (_samples(q, e) * _draws(q)),
+    "predict_network": lambda q, p, e, w: _samples(p, e) / _samples(q, e),
+    "time_sampling": lambda q, p, e, w: (p["timing"]["sequential_samples"] + p["timing"]["batched_samples"])
     / (q["timing"]["sequential_samples"] + q["timing"]["batched_samples"]),
-    "time_wg": lambda q, p, e: p["wg_timing"]["samples"] / q["wg_timing"]["samples"],
-    "train_scalability_network": lambda q, p, e: p["experiments"]["bnn_scalability"]["training"]["epochs"]
+    "time_wg": lambda q, p, e, w: p["wg_timing"]["samples"] / q["wg_timing"]["samples"],
+    "train_scalability_network": lambda q, p, e, w: p["experiments"]["bnn_scalability"]["training"]["epochs"]
     / q["experiments"]["bnn_scalability"]["training"]["epochs"],
-    "time_bnn_scalability": lambda q, p, e: sum(p["experiments"]["bnn_scalability"]["timing"][k] for k in
+    "time_bnn_scalability": lambda q, p, e, w: sum(p["experiments"]["bnn_scalability"]["timing"][k] for k in
                                                 ("sequential_samples", "batched_samples"))
     / sum(q["experiments"]["bnn_scalability"]["timing"][k] for k in ("sequential_samples", "batched_samples")),
-    "bnn_classifier_approximate": lambda q, p, e: p["bnn_classifier"]["samples"] / q["bnn_classifier"]["samples"],
-    "approximate_optimum": lambda q, p, e: p["bnn_hartmann_maps"]["samples"] / q["bnn_hartmann_maps"]["samples"],
-    "predict_optimum": lambda q, p, e: p["bnn_hartmann_maps"]["samples"] / q["bnn_hartmann_maps"]["samples"],
+    "bnn_classifier_approximate": lambda q, p, e, w: p["bnn_classifier"]["samples"] / q["bnn_classifier"]["samples"],
+    "approximate_optimum": lambda q, p, e, w: p["bnn_hartmann_maps"]["samples"] / q["bnn_hartmann_maps"]["samples"],
+    "predict_optimum": lambda q, p, e, w: p["bnn_hartmann_maps"]["samples"] / q["bnn_hartmann_maps"]["samples"],
+    # Yu et al. (2023): a chain's epochs over the same training set (MNIST's 50,000 images at both scales)
+    "yu2023_chain": lambda q, p, e, w: p["experiments"][w["study"]]["schedule"]["epochs"]
+    / q["experiments"][w["study"]]["schedule"]["epochs"],
+    "yu2023_funnel_chain": lambda q, p, e, w: p["experiments"]["yu2023_funnel"]["steps"]
+    / q["experiments"]["yu2023_funnel"]["steps"],
+    # Liu & Zhu (2018)
+    "liu2018_sam_run": lambda q, p, e, w: _sam_ratio(q, p, w),
+    "liu2018_blr_run": lambda q, p, e, w: _blr_ratio(q, p, w),
+    # Bergamin et al. (2023): training scales with the images per class; predictions with the samples
+    "train_classifier": lambda q, p, e, w: _subset_ratio(q, p, e),
+    "predict_classifier": lambda q, p, e, w: _samples(p, e) / _samples(q, e),
+    # the Stan cross-check: exact W1 between chain halves, an n x n cost matrix (a lower bound, as "evaluate")
+    "reference_crosscheck": lambda q, p, e, w: (_draws(p) / _draws(q)) ** 2,
 }
 
 
@@ -178,7 +223,7 @@ def project(quick, paper_samples, jobs, owners, patterns, quick_config, paper_co
             cpu, source = min(quick_by_rule[rule]) + transports * w1_seconds[rule], "measured"
         else:
             fixed = min(quick_by_rule.get(rule, [0.0]))
-            ratio = WORK_RATIO[rule](quick_config, paper_config, exp) if rule in WORK_RATIO else 1.0
+            ratio = WORK_RATIO[rule](quick_config, paper_config, exp, wildcards) if rule in WORK_RATIO else 1.0
             cpu, source = fixed + (quick_cpu - fixed) * ratio, "modelled" if rule in WORK_RATIO else "same work"
         projected.append({"rule": rule, "paper": paper_of(rule, wildcards, owners), "experiment": exp, "path": path,
                           "quick_cpu_s": quick_cpu, "cpu_s": cpu, "source": source, "in_quick_run": base is not None,
