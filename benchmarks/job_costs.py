@@ -47,6 +47,9 @@ _RULE_PAPER = {"time_bnn_scalability": "yu2024", "train_scalability_network": "y
                "figure_wg_scatter": "hartmann2026", "figure_bnn_yu": "yu2024", "figure_bnn_bergamin": "bergamin2023",
                "figure_bnn_hartmann": "hartmann2026", "figure_leaderboard": "all", "summarise_all": "all"}
 
+#: Papers whose rules carry the paper's name (yu2023_chain, prepare_liu2018_sam, figure_liu2018_fig1).
+_PAPERS_NAMING_THEIR_RULES = ("yu2023", "liu2018")
+
 _RULE_BLOCK = re.compile(r"^rule (\w+):\n(.*?)(?=^rule |^# |^def |\Z)", re.M | re.S)
 #: Wildcards whose values are paths (a registered data file such as ``banana/banana.csv``).
 _PATH_WILDCARDS = {"file"}
@@ -108,6 +111,11 @@ def paper_of(rule: str, wildcards: Mapping[str, str], owners: Mapping[str, str])
         match = _POSTERIOR.match(value)
         if match and match.group(2) in owners:
             return PAPER_OF_EXPERIMENT[owners[match.group(2)]]
+        if value in PAPER_OF_EXPERIMENT:  # an experiment as a wildcard (Yu et al. 2023's {study})
+            return PAPER_OF_EXPERIMENT[value]
+    named = next((paper for paper in _PAPERS_NAMING_THEIR_RULES if paper in rule), None)
+    if named:
+        return named
     if rule in ("table", "reproduction_report"):
         name = next(iter(wildcards.values()))
         return next((paper for paper in set(PAPER_OF_EXPERIMENT.values()) if name.startswith(paper)), "all")
