@@ -9,7 +9,7 @@ approximation, exact W1 between 10,000 and 20,000 points), so it is projected:
    each job's benchmark path is its log's under ``logs/benchmarks/``;
 2. each job's cost at quick scale is read from a finished quick run (``--quick-run``, e.g. the work
    directory of ``bench_quick_dag.py --workdir``); a job the quick DAG does not have takes the
-   median of its rule's quick jobs;
+   median of the quick jobs of its rule and experiment, else of its rule;
 3. measured: where a job of the same rule and experiment ran at paper size (``--paper-run``: a
    run directory in which a few paper-scale targets ran, e.g. with ``--sample`` below), the job's
    paper cost is its quick cost times the median ratio paper/quick of those jobs' CPU seconds;
@@ -193,6 +193,7 @@ def project(quick, paper_samples, jobs, owners, patterns, quick_config, paper_co
     quick job) plus the rest of its quick cost times :data:`WORK_RATIO` of its rule. With
     ``w1_seconds`` (timed exact transports at paper size: ``{"evaluate": s, "floor": s}``) an
     evaluation costs its fixed cost plus repetitions x transports x that time."""
+    quick = [cost for cost in quick if math.isfinite(cost.cpu_s)]  # a job without a benchmark row
     quick_by_path = {c.path: c for c in quick}
     quick_by_rule: dict[str, list[float]] = {}
     for cost in quick:
@@ -203,6 +204,11 @@ def project(quick, paper_samples, jobs, owners, patterns, quick_config, paper_co
         model = next((v.split("-")[1] for v in wildcards.values() if v.count("-") == 1 and "/" not in v), None)
         return wildcards, owners.get(model)
 
+    # a paper job the quick DAG lacks (another seed, data set or method) takes the median of the quick
+    # jobs of its rule and experiment (a CNN's approximation that of the CNN's), else of its rule
+    quick_by_rule_experiment: dict[tuple[str, str | None], list[float]] = {}
+    for cost in quick:
+        quick_by_rule_experiment.setdefault((cost.rule, experiment(cost.rule, cost.path)[1]), []).append(cost.cpu_s)
     ratios: dict[tuple[str, str | None], list[float]] = {}
     peak: dict[str, float] = {}
     for cost in paper_samples:
@@ -215,7 +221,8 @@ def project(quick, paper_samples, jobs, owners, patterns, quick_config, paper_co
     for rule, path in jobs:
         wildcards, exp = experiment(rule, path)
         base = quick_by_path.get(path)
-        quick_cpu = base.cpu_s if base is not None else statistics.median(quick_by_rule.get(rule, [float("nan")]))
+        stand_ins = quick_by_rule_experiment.get((rule, exp)) or quick_by_rule.get(rule, [float("nan")])
+        quick_cpu = base.cpu_s if base is not None else statistics.median(stand_ins)
         if (rule, exp) in factors:
             cpu, source = quick_cpu * factors[rule, exp], "measured"
         elif w1_seconds and rule in w1_seconds and math.isfinite(quick_cpu):
