@@ -275,6 +275,8 @@ def main() -> None:
     parser.add_argument("--nodes", type=int, nargs="+", default=[1, 4, 16])
     parser.add_argument("--cores-per-node", type=int, default=32)
     parser.add_argument("--output", default=str(REPO / "benchmarks" / "results" / "paper_scale_projection.json"))
+    parser.add_argument("--keep-jobs", action="store_true",
+                        help="write every job's projection into the record too (about 2 MB at today's paper DAG)")
     args = parser.parse_args()
     paper_run = args.paper_run.resolve()
     if not (paper_run / "Snakefile").exists():
@@ -299,7 +301,8 @@ def main() -> None:
     projected, factors, peak = project(quick, samples, jobs, owners, rule_patterns(paper_run), quick_config,
                                        paper_config, w1_seconds)
     record = {"config": args.config, "quick_run": str(args.quick_run), "paper_run": str(paper_run),
-              "measured_factors": {f"{rule}:{exp}": f for (rule, exp), f in factors.items()}, "jobs": projected,
+              "measured_factors": {f"{rule}:{exp}": f for (rule, exp), f in factors.items()},
+              **({"jobs": projected} if args.keep_jobs else {}),
               "exact_w1_cpu_s": w1_seconds, "paper_samples": [c._asdict() for c in samples], "provenance": provenance()}
     for group in ("rule", "paper"):
         table, total, walls = summarise(projected, peak, group, args.nodes, args.cores_per_node)
