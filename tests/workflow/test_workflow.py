@@ -11,7 +11,6 @@ import os
 import re
 import shutil
 import subprocess
-import tempfile
 from collections import Counter
 from io import StringIO
 from pathlib import Path
@@ -661,6 +660,20 @@ KILL_REMOVED = ("results/approximation/ripley_standardised-logreg", "results/eva
                 "results/summary/logreg.csv", KILL_TARGET)
 
 
+def warm_directory_of(pid: int) -> Path | None:
+    """The socket directory of the warm process that the Snakemake process ``pid`` started (its
+    command line: ``python -m geobayes.pipeline.warm_start SOCKET PID``), or None while it has none."""
+    module = b"geobayes.pipeline.warm_start"
+    for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
+        try:
+            args = cmdline.read_bytes().split(b"\0")
+        except OSError:  # the process ended meanwhile
+            continue
+        if module in args and args[-2:] == [str(pid).encode(), b""]:
+            return Path(args[args.index(module) + 1].decode()).parent
+    return None
+
+
 def incomplete_outputs(work: Path) -> set[str]:
     """Outputs Snakemake has flagged incomplete (``.snakemake/incomplete/<base64 of the path>``)."""
     root = work / ".snakemake" / "incomplete"
@@ -712,7 +725,6 @@ def test_run_killed_mid_job_resumes_to_the_same_tables(tiny_run, tmp_path):
     command = [SNAKEMAKE, KILL_TARGET, "--cores", "2", "--configfile", "config/tiny.yaml"]
     env = local_environment()
     approximations = work / "results/approximation/ripley_standardised-logreg/euclidean"
-    warm_before = set(Path(tempfile.gettempdir()).glob(f"{DIRECTORY_PREFIX}*"))
     start = time.monotonic()
     log = tmp_path / "killed_run.log"
     with open(log, "w") as handle:
@@ -720,8 +732,10 @@ def test_run_killed_mid_job_resumes_to_the_same_tables(tiny_run, tmp_path):
                                start_new_session=True)
     try:
         # Kill once one approximation has finished and another is running.
+        warm_directory = None
         while not (any(approximations.glob("*/seed0/samples.npz"))
                    and any("/approximation/" in p for p in incomplete_outputs(work))):
+            warm_directory = warm_directory or warm_directory_of(run.pid)
             assert run.poll() is None, "ended before it could be killed:\n" + log.read_text()[-3000:]
             assert time.monotonic() - start < 900, "no approximation ran within 15 minutes"
             time.sleep(0.5)
@@ -733,11 +747,11 @@ def test_run_killed_mid_job_resumes_to_the_same_tables(tiny_run, tmp_path):
     # The killed run's warm process went with it and left its socket directory behind. SIGKILL is
     # delivered asynchronously: on a loaded machine the process may hold its socket a moment after
     # Snakemake is reaped, so wait for that (another worker's run may sweep the directory meanwhile).
-    left_behind = set(Path(tempfile.gettempdir()).glob(f"{DIRECTORY_PREFIX}*")) - warm_before
-    assert left_behind, "the killed run left no warm-process directory: did it start one?"
+    assert warm_directory is not None, "the killed run started no warm process"
+    assert warm_directory.name.startswith(DIRECTORY_PREFIX), warm_directory
     deadline = time.monotonic() + 60
-    while not all(abandoned(str(d)) or not d.exists() for d in left_behind):
-        assert time.monotonic() < deadline, f"the killed run's warm process still answers: {left_behind}"
+    while not (abandoned(str(warm_directory)) or not warm_directory.exists()):
+        assert time.monotonic() < deadline, f"the killed run's warm process still answers: {warm_directory}"
         time.sleep(0.2)
     running = incomplete_outputs(work)
     assert running, "nothing was running when the run was killed"
@@ -752,7 +766,7 @@ def test_run_killed_mid_job_resumes_to_the_same_tables(tiny_run, tmp_path):
     assert running <= {p for line in executed for p in line.split(", ")}
     assert incomplete_outputs(work) == set()
     assert assert_every_result_file_reads_whole(work) == []
-    assert not any(d.exists() for d in left_behind), "the rerun did not remove the killed run's warm directory"
+    assert not warm_directory.exists(), "the rerun did not remove the killed run's warm directory"
 
     # the logistic regressions' tidy rows, less the wall-clock ones (Table 4, each run's cost)
     summaries = [load_tidy(path / "results/summary/logreg.csv") for path in (work, tiny_run)]
