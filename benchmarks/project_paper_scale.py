@@ -34,6 +34,7 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -137,6 +138,21 @@ def _blr_ratio(q, p, w) -> float:
         blr_q["panels"][panel]["iterations"] * blr_q["particles"])
 
 
+def _mlp_parameters(width: int) -> int:
+    """Weights and biases of Yu et al. (2023)'s 784-N-N-10 MNIST network."""
+    return 784 * width + width + width * width + width + width * 10 + 10
+
+
+def _width_ratio(q, w) -> float:
+    """Parameters of a Yu et al. (2023) chain's MLP (its posterior ``n{width}_{prior}-mlp``) over those
+    at the median width of the quick run, whose chains stand in for it; 1 for other networks."""
+    match = re.match(r"n(\d+)_", w.get("posterior", ""))
+    widths = q["experiments"][w["study"]].get("widths")
+    if not match or not widths:
+        return 1.0
+    return _mlp_parameters(int(match.group(1))) / _mlp_parameters(int(statistics.median(widths)))
+
+
 def _subset_ratio(q, p, e) -> float:
     """Training images per class of an image classifier (``subset_per_class``); 1 elsewhere."""
     quick, paper = (c["experiments"].get(e, {}).get("subset_per_class") if e else None for c in (q, p))
@@ -169,9 +185,10 @@ WORK_RATIO = {
     "bnn_classifier_approximate": lambda q, p, e, w: p["bnn_classifier"]["samples"] / q["bnn_classifier"]["samples"],
     "approximate_optimum": lambda q, p, e, w: p["bnn_hartmann_maps"]["samples"] / q["bnn_hartmann_maps"]["samples"],
     "predict_optimum": lambda q, p, e, w: p["bnn_hartmann_maps"]["samples"] / q["bnn_hartmann_maps"]["samples"],
-    # Yu et al. (2023): a chain's epochs over the same training set (MNIST's 50,000 images at both scales)
+    # Yu et al. (2023): a chain's epochs over the same training set (MNIST's 50,000 images at both
+    # scales) times the parameters of its network against the quick run's
     "yu2023_chain": lambda q, p, e, w: p["experiments"][w["study"]]["schedule"]["epochs"]
-    / q["experiments"][w["study"]]["schedule"]["epochs"],
+    / q["experiments"][w["study"]]["schedule"]["epochs"] * _width_ratio(q, w),
     "yu2023_funnel_chain": lambda q, p, e, w: p["experiments"]["yu2023_funnel"]["steps"]
     / q["experiments"]["yu2023_funnel"]["steps"],
     # Liu & Zhu (2018)
