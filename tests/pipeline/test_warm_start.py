@@ -228,3 +228,34 @@ def test_only_the_directories_of_killed_warm_processes_are_removed(tmp_path):
                                                              "unrelated"]
     finally:
         live.close()
+
+
+def test_another_runs_probe_of_a_live_socket_leaves_no_trace_in_its_output(tmp_path):
+    """A run starting beside a live one probes its socket (``abandoned``: connect, close). The live
+    warm process serves that connection in a fork which finds no job: it must end quietly, not
+    print a traceback into the live run's output (seen with two quick runs on one machine)."""
+    from geobayes.pipeline.warm_start import abandoned
+
+    path = tmp_path / "socket"
+    with open(tmp_path / "server.err", "w") as err:
+        server = subprocess.Popen([sys.executable, "-m", "geobayes.pipeline.warm_start", str(path), str(os.getpid())],
+                                  stderr=err)
+        try:
+            deadline = time.monotonic() + 300
+            while not path.exists():
+                assert server.poll() is None and time.monotonic() < deadline, "the warm process never opened its socket"
+                time.sleep(0.2)
+            assert not abandoned(str(tmp_path))  # live: it accepts the probe (queued until the preload ends)
+            # A job handed over after the probe is served after it (the backlog is first in, first out).
+            script = tmp_path / "job.py"
+            script.write_text("import sys\nsnakemake = None\nfrom geobayes.pipeline.warm_start import hand_over\n"
+                              "hand_over(snakemake)\nimport os\nprint(os.environ.get('IN_WARM'))\n"
+                              .replace("IN_WARM", IN_WARM_PROCESS_VARIABLE))
+            job = run(script, [], path, tmp_path, "mark")
+            assert job.returncode == 0 and job.stdout.strip() == "1", job.stdout + job.stderr  # ran in a fork
+            time.sleep(0.5)  # the probe's fork, older than the job's, has ended too
+            assert server.poll() is None, "the probe stopped the warm process"
+        finally:
+            server.terminate()
+            server.wait(timeout=30)
+    assert "Traceback" not in (tmp_path / "server.err").read_text(), (tmp_path / "server.err").read_text()

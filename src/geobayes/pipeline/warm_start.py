@@ -234,6 +234,11 @@ def _run_job(connection: socket.socket) -> None:
             signal.signal(number, signal.SIG_DFL)
         signal.signal(signal.SIGINT, signal.default_int_handler)
         message, streams, _, _ = socket.recv_fds(connection, _MESSAGE_LIMIT, len(_STREAMS))
+        if not message and not streams:
+            # A connection closed without a job: another run's `abandoned` probe of this live
+            # socket. Nothing to run, nothing to say (it printed a JSON traceback into this run's output).
+            status = 0
+            return
         job = json.loads(message)
         for target, received in zip(_STREAMS, streams, strict=True):
             os.dup2(received, target)
