@@ -236,7 +236,8 @@ def _run_job(connection: socket.socket) -> None:
         message, streams, _, _ = socket.recv_fds(connection, _MESSAGE_LIMIT, len(_STREAMS))
         if not message and not streams:
             # A connection closed without a job: another run's `abandoned` probe of this live
-            # socket. Nothing to run, nothing to say (it printed a JSON traceback into this run's output).
+            # socket. Nothing to run and nothing to report (without this check the fork printed a JSON
+            # traceback into the live run's output).
             status = 0
             return
         job = json.loads(message)
