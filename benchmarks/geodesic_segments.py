@@ -5,7 +5,7 @@ This script draws one sample as such a job does (the same posterior, MAP and tan
 job's repetition-0 key; for the mini-batched methods a batch drawn as the job draws them) and
 integrates its geodesic
 (Bergamin et al. 2023, Sec. 3; Yu et al. 2024, Eq. (1)) over ``[0, 1]`` in ``--segments`` equal
-pieces with no practical step cap (``UNCAPPED`` per piece), printing after each piece its accepted and rejected Dopri5 steps (each
+pieces with no practical step cap (``UNCAPPED`` per piece), printing after each piece its accepted and rejected steps of the job's solver (each
 piece restarts the step-size controller, so the total is an upper estimate of one solve's), the
 distance from the MAP, the speed ``|dc/dt|`` and the log density the metric is built on. Where the
 steps per piece grow along the path, no cap makes the sample affordable; where they stay flat, a
@@ -23,6 +23,7 @@ piece, written after every piece (a run stopped by hand keeps what it measured).
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import time
 from pathlib import Path
 
@@ -61,13 +62,12 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     output = args.output or REPO / "benchmarks" / "results" / f"geodesic_segments_{args.posterior}_{args.method}.json"
 
-    import diffrax
     import jax
     import jax.numpy as jnp
     import numpy as np
 
     import geobayes  # noqa: F401  (float64)
-    from geobayes.geometry.exponential_map import _geodesic_vector_field
+    from geobayes.geometry.exponential_map import solve_geodesic
     from geobayes.geometry.monge import Monge
     from geobayes.io import load_json, load_npz, provenance, save_json
     from geobayes.methods import get_method, method_config
@@ -89,12 +89,11 @@ def main(argv=None) -> int:
     target, velocity = geodesic_target(approximation, posterior, key, args.method)
     ode = approximation.ode
 
+    uncapped = dataclasses.replace(ode, max_steps=UNCAPPED)  # the job's solver, tolerances and first step
+
     @jax.jit
     def piece(t0, t1, state):
-        solution = diffrax.diffeqsolve(
-            diffrax.ODETerm(_geodesic_vector_field), diffrax.Dopri5(), t0=t0, t1=t1, dt0=None, y0=state,
-            args=(Monge(alpha2=1.0), target), stepsize_controller=diffrax.PIDController(rtol=ode.rtol, atol=ode.atol),
-            saveat=diffrax.SaveAt(t1=True), max_steps=UNCAPPED, throw=False)
+        solution = solve_geodesic(Monge(alpha2=1.0), target, *state, uncapped, span=(t0, t1))
         end = (solution.ys[0][-1], solution.ys[1][-1])
         return end, solution.stats["num_accepted_steps"], solution.stats["num_rejected_steps"], solution.result._value
 

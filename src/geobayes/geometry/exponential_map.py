@@ -100,19 +100,21 @@ def _geodesic_vector_field(t, state, args):
 
 def solve_geodesic(metric, posterior, base_point, velocity, ode: OdeSettings,
                    adjoint: diffrax.AbstractAdjoint | None = None,
-                   saveat: diffrax.SaveAt | None = None) -> diffrax.Solution:
+                   saveat: diffrax.SaveAt | None = None, span: tuple[float, float] = (0.0, 1.0)) -> diffrax.Solution:
     """One geodesic IVP from ``t = 0`` to ``1`` (Yu et al. 2024, Supp. 12), ``throw=False``.
 
     ``adjoint`` selects how the solve is differentiated (e.g. ``diffrax.ForwardMode()`` for the
     Jacobians of the shooting log map); Diffrax's default otherwise. ``saveat`` defaults to the
-    endpoint ``t = 1`` (a path: :func:`~geobayes.geometry.geodesic_paths.geodesic_paths`).
+    endpoint of the span (a path: :func:`~geobayes.geometry.geodesic_paths.geodesic_paths`).
+    ``span`` integrates a piece ``[t0, t1]`` of the geodesic instead, from the state
+    ``(base_point, velocity)`` at ``t0`` (``benchmarks/geodesic_segments.py``).
     """
     extra = {} if adjoint is None else {"adjoint": adjoint}
     return diffrax.diffeqsolve(
         diffrax.ODETerm(_geodesic_vector_field),
         _SOLVERS[ode.solver](),
-        t0=0.0,
-        t1=1.0,
+        t0=span[0],
+        t1=span[1],
         dt0=ode.initial_step,
         y0=(base_point, velocity),
         args=(metric, posterior),
