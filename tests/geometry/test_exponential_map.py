@@ -108,6 +108,24 @@ def test_library_endpoints_match_tighter_reference_solve():
         np.testing.assert_allclose(tight.points[i], reference, rtol=1e-8, atol=1e-9)
 
 
+def test_a_geodesic_solved_in_two_pieces_ends_where_the_whole_solve_ends():
+    """``solve_geodesic(span=...)`` integrates a piece of the same geodesic from its state at the
+    piece's start (benchmarks/geodesic_segments.py): [0, 0.4] then [0.4, 1] == [0, 1]."""
+    from geobayes.geometry.exponential_map import solve_geodesic
+
+    rng = np.random.default_rng(5)
+    base = jnp.asarray(rng.normal(scale=0.5, size=POSTERIOR.dim))
+    velocity = jnp.asarray(rng.normal(size=POSTERIOR.dim))
+    whole = solve_geodesic(Monge(), POSTERIOR, base, velocity, TIGHT)
+    first = solve_geodesic(Monge(), POSTERIOR, base, velocity, TIGHT, span=(0.0, 0.4))
+    middle = (first.ys[0][-1], first.ys[1][-1])
+    second = solve_geodesic(Monge(), POSTERIOR, *middle, TIGHT, span=(0.4, 1.0))
+    assert float(first.ts[-1]) == 0.4 and float(second.ts[-1]) == 1.0
+    assert float(jnp.linalg.norm(middle[0] - base - 0.4 * velocity)) > 1e-3  # the piece is curved
+    np.testing.assert_allclose(second.ys[0][-1], whole.ys[0][-1], rtol=1e-8, atol=1e-9)
+    np.testing.assert_allclose(second.ys[1][-1], whole.ys[1][-1], rtol=1e-8, atol=1e-9)
+
+
 def test_monge_geodesic_from_mode_shrinks_speed():
     """At the MAP G = I, so energy conservation forces |v(1)| <= |v(0)| (RLA-B bias, Sec. 3)."""
     mode = _mode(POSTERIOR)
