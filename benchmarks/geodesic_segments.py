@@ -33,22 +33,48 @@ METHODS = ("rla_b", "rla_b_batched")
 UNCAPPED = 100_000
 
 
-def geodesic_target(approximation, posterior, key, method: str):
-    """(target whose log density defines the Monge metric, velocity) of one sample drawn as the job draws."""
+def geodesic_target(approximation, posterior, key, method: str, index: int = 0, count: int = 1):
+    """(target whose log density defines the Monge metric, velocity) of sample ``index`` of
+    ``count`` drawn as the job draws them."""
     import equinox as eqx
     import jax
 
     from geobayes.methods.minibatch_geodesic import MinibatchPosterior
 
-    velocity = approximation.tangent.sample_velocities(key, 1)[0]
+    velocity = approximation.tangent.sample_velocities(key, count)[index]
     if method == "rla_b":
         return posterior, velocity
-    # as MinibatchGeodesicLaplace.sample draws sample 0's batch
-    batch = jax.vmap(approximation.batches.draw)(jax.random.split(jax.random.fold_in(key, 1), 1))[0]
+    # as MinibatchGeodesicLaplace.sample draws the batches
+    batch = jax.vmap(approximation.batches.draw)(jax.random.split(jax.random.fold_in(key, 1), count))[index]
     data = posterior.data
     subset = eqx.tree_at(lambda d: (d.X, d.y), data, (data.X[batch], data.y[batch]))
     scale = data.X.shape[0] / approximation.batch_size
     return MinibatchPosterior(posterior.name, posterior.model, subset, scale), velocity
+
+
+def load_job(results: Path, posterior_name: str, anchor: str, method: str, error):
+    """``(posterior, mode, key, approximation)`` of a DAG approximation job (repetition 0), refitted
+    from its sidecar's config; ``error`` reports a missing job (``parser.error``)."""
+    import jax.numpy as jnp
+
+    from geobayes.io import load_json, load_npz
+    from geobayes.methods import get_method, method_config
+    from geobayes.optimize import tangent_precision
+    from geobayes.pipeline.posteriors import build_posterior
+    from geobayes.random import derive_key
+
+    job = results / "approximation" / posterior_name / anchor / method / "seed0" / "samples.json"
+    if not job.exists():
+        error(f"--results: no approximation sidecar {job}; run the job first (snakemake ... {job.with_suffix('.npz')})")
+    record = load_json(job)
+    options, model = dict(record["config"]["approximation"]), record["config"]["model"]
+    options["precision"] = tangent_precision(anchor, model)
+    network = results / "network" / f"{posterior_name}.npz"
+    posterior = build_posterior(posterior_name, network if network.exists() else None, model)
+    mode = jnp.asarray(load_npz(results / "map" / posterior_name / f"{anchor}.npz")["position"])
+    key = derive_key(record["seed"], "approximate", posterior.name, 0)  # the job's repetition 0
+    approximation = get_method(method).fit(posterior, method_config(method, options), key, mode=mode).approximation
+    return posterior, mode, key, approximation
 
 
 def main(argv=None) -> int:
@@ -69,23 +95,9 @@ def main(argv=None) -> int:
     import geobayes  # noqa: F401  (float64)
     from geobayes.geometry.exponential_map import solve_geodesic
     from geobayes.geometry.monge import Monge
-    from geobayes.io import load_json, load_npz, provenance, save_json
-    from geobayes.methods import get_method, method_config
-    from geobayes.optimize import tangent_precision
-    from geobayes.pipeline.posteriors import build_posterior
-    from geobayes.random import derive_key
+    from geobayes.io import provenance, save_json
 
-    job = args.results / "approximation" / args.posterior / args.anchor / args.method / "seed0" / "samples.json"
-    if not job.exists():
-        parser.error(f"--results: no approximation sidecar {job}; run the job first (snakemake ... {job.with_suffix('.npz')})")
-    record = load_json(job)
-    options, model = dict(record["config"]["approximation"]), record["config"]["model"]
-    options["precision"] = tangent_precision(args.anchor, model)
-    network = args.results / "network" / f"{args.posterior}.npz"
-    posterior = build_posterior(args.posterior, network if network.exists() else None, model)
-    mode = jnp.asarray(load_npz(args.results / "map" / args.posterior / f"{args.anchor}.npz")["position"])
-    key = derive_key(record["seed"], "approximate", posterior.name, 0)  # the job's repetition 0
-    approximation = get_method(args.method).fit(posterior, method_config(args.method, options), key, mode=mode).approximation
+    posterior, mode, key, approximation = load_job(args.results, args.posterior, args.anchor, args.method, parser.error)
     target, velocity = geodesic_target(approximation, posterior, key, args.method)
     ode = approximation.ode
 

@@ -12,6 +12,7 @@ import pytest
 from geobayes.dataset import Dataset
 from geobayes.geometry import Euclidean, Fisher, Monge, OdeSettings, exponential_map
 from geobayes.geometry.exponential_map import result_message
+from geobayes.geometry.speed_drift import speed_drift
 from geobayes.models import GaussianPrior, LogisticRegression
 from geobayes.posterior import Posterior
 from geobayes.settings import from_mapping
@@ -64,7 +65,7 @@ def _reference_geodesic(metric, posterior, theta0, v0):
 
 @eqx.filter_jit
 def _energy(metric, posterior, theta, v):
-    return v @ metric.tensor(posterior, theta) @ v
+    return metric.squared_speed(posterior, theta, v)
 
 
 def test_euclidean_exponential_map_is_straight_line():
@@ -92,6 +93,18 @@ def test_geodesic_conserves_metric_norm_of_velocity(metric):
         # The geodesic actually moved somewhere curved.
         assert float(jnp.linalg.norm(theta1 - theta0 - v0)) > 1e-3
         assert abs(e1 - e0) <= 1e-8 * e0, (e0, e1)
+
+
+def test_monge_squared_speed_is_the_quadratic_form_of_its_tensor():
+    """The closed form (one gradient) equals ``v^T G v`` with the D x D tensor."""
+    rng = np.random.default_rng(7)
+    metric = Monge(alpha2=0.7)
+    for _ in range(3):
+        theta = jnp.asarray(rng.normal(size=POSTERIOR.dim))
+        v = jnp.asarray(rng.normal(scale=2.0, size=POSTERIOR.dim))
+        generic = v @ metric.tensor(POSTERIOR, theta) @ v
+        assert float(generic) > float(v @ v)  # the gradient term is present
+        np.testing.assert_allclose(metric.squared_speed(POSTERIOR, theta, v), generic, rtol=1e-12)
 
 
 def test_library_endpoints_match_tighter_reference_solve():
@@ -190,3 +203,19 @@ def test_ode_settings_from_config():
     defaults = OdeSettings()
     got = (defaults.solver, defaults.rtol, defaults.atol, defaults.max_steps)
     assert got == ("dopri5", 1e-3, 1e-6, 4096)
+
+
+@pytest.mark.parametrize("metric", [Monge(alpha2=1.0), Fisher()], ids=["monge", "fisher"])
+def test_speed_drift_is_round_off_on_a_tight_solve_and_measures_a_loose_one(metric):
+    """``speed_drift`` is zero to round-off where the solve is exact, grows where the
+    tolerances are loose, and is NaN for a failed solve."""
+    rng = np.random.default_rng(11)
+    mode = _mode(POSTERIOR)
+    velocities = jnp.asarray(rng.normal(scale=4.0, size=(BATCH, POSTERIOR.dim)))
+    drifts = {}
+    for name, ode in (("tight", TIGHT), ("loose", OdeSettings(rtol=1e-1, atol=1e-1)), ("capped", OdeSettings(max_steps=1))):
+        end = exponential_map(metric, POSTERIOR, mode, velocities, ode)
+        drifts[name] = np.asarray(speed_drift(metric, POSTERIOR, mode, velocities, end))
+    assert np.all(drifts["tight"] < 1e-9), drifts["tight"]
+    assert np.max(drifts["loose"]) > 1e3 * np.max(drifts["tight"]) and np.max(drifts["loose"]) > 1e-6, drifts["loose"]
+    assert np.all(np.isnan(drifts["capped"]))

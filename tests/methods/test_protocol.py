@@ -163,7 +163,13 @@ def test_summarise_draws(fitted):
     residual_keys = {"median_residual", "max_residual"} if draws.residual is not None else set()
     # Methods with a fallback solver (WG) also count the samples it solved again.
     fallback_keys = {"n_fallback", "n_fallback_failed"} if draws.fallback is not None else set()
-    assert set(summary) == SUMMARY_KEYS | residual_keys | fallback_keys
+    # Methods that solve geodesics also report the drift of their conserved speed.
+    drift_keys = {"median_speed_drift", "max_speed_drift"} if draws.speed_drift is not None else set()
+    assert set(summary) == SUMMARY_KEYS | residual_keys | fallback_keys | drift_keys
+    if drift_keys:  # over the successful samples (all here); the default rtol 1e-3 lets it reach 0.6 here
+        drift = np.asarray(draws.speed_drift)
+        assert np.all(np.isfinite(drift)) and summary["max_speed_drift"] == pytest.approx(drift.max())
+        assert 0.0 <= summary["median_speed_drift"] <= summary["max_speed_drift"], summary
     assert summary["n_samples"] == N
     assert summary["n_failed"] == 0
     assert summary["failed_fraction"] == 0.0

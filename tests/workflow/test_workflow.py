@@ -295,6 +295,13 @@ def test_tiny_run_bergamin_classifiers(tiny_run):
     assert "auroc_kmnist" in mnist.columns and "auroc_emnist" not in mnist.columns  # EMNIST is not in the mirror
     report = (tiny_run / "reports/bergamin2023_reproduction.md").read_text()
     assert "Bergamin" in report and "bergamin2023_table1" in report
+    # every riem-LA run reports the drift of its solves' conserved speed; vanilla LA solves no ODE
+    geodesic = banana.reset_index()
+    riemannian = geodesic["method"].str.contains("rla_b")
+    assert (geodesic.loc[riemannian, "max_speed_drift"] >= 0).all()
+    assert geodesic.loc[~riemannian, "max_speed_drift"].isna().all()
+    drift = pd.read_csv(tiny_run / "tables/bergamin2023_geodesic_accuracy.csv")
+    assert set(drift["metric"]) == {"max_speed_drift"} and (drift.loc[drift["n_runs"] > 0, "mean"] >= 0).all()
 
 
 def test_tiny_run_bnn_hartmann_map_robustness(tiny_run):

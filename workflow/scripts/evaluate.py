@@ -51,4 +51,5 @@ with logged_to(smk.log[0]) as log:
             n_used=int(ok.sum()), n_reference=int(reference.shape[0]),
             **{k: info[k] for k in ("T", "mean_steps", "n_samples", "n_failed", "failed_fraction", "result_codes")},
             **{k: info.get(k) for k in ("median_residual", "max_residual", "n_fallback", "n_fallback_failed",
+                                        "median_speed_drift", "max_speed_drift",
                                         "seconds_per_sample", "compile_s")}))

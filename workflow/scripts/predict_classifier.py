@@ -40,7 +40,7 @@ with logged_to(smk.log[0]) as log:
         at = draws["mode"] if linearised else None
         record = {"method": method, "anchor": smk.wildcards.anchor, "repetition": run["repetition"],
                   "n_samples": int(ok.size), "n_failed": int((~ok).sum()), "T": run.get("T"),
-                  "linearised_predictions": linearised}
+                  "max_speed_drift": run.get("max_speed_drift"), "linearised_predictions": linearised}
         arrays = {}
         if len(used):
             probs = predictive_probabilities(posterior, used, data["X_test"], linearised_at=at)

@@ -90,7 +90,8 @@ with logged_to(smk.log[0]) as log:
         else:
             mse, nll = metrics(slice(None)) if len(used) else (float("nan"), float("nan"))
             run = load_json(record_path)  # the approximation's sidecar: its repetition and cost
-            record.update(mse=mse, nll=nll, anchor=smk.wildcards.anchor, repetition=run["repetition"], T=run["T"])
+            record.update(mse=mse, nll=nll, anchor=smk.wildcards.anchor, repetition=run["repetition"], T=run["T"],
+                          max_speed_drift=run.get("max_speed_drift"))
             keep = slice(None)
         print(f"{name} {method}: {record}", file=log)
         arrays = {"grid": grid[:, 0], "X_train": data["X"][:, 0] * x_std + x_mean,

@@ -83,12 +83,16 @@ class GeodesicEndpoints(NamedTuple):
         Diffrax result code (0 = success, 1 = max steps reached, ...), shape (n,).
     num_steps
         Accepted + rejected solver steps, shape (n,); ``max_steps`` for a capped solve.
+    velocities
+        ``theta'(1)``, shape (n, D): with ``points`` the state whose metric speed an exact
+        geodesic keeps (:func:`~geobayes.geometry.speed_drift.speed_drift`).
     """
 
     points: jax.Array
     successful: jax.Array
     result_code: jax.Array
     num_steps: jax.Array
+    velocities: jax.Array
 
 
 def _geodesic_vector_field(t, state, args):
@@ -131,7 +135,7 @@ def _solve_one(metric, posterior, base_point, velocity, ode: OdeSettings):
     point = solution.ys[0][-1]
     code = solution.result._value
     successful = (code == 0) & jnp.all(jnp.isfinite(point))
-    return point, successful, code, solution.stats["num_steps"]
+    return point, successful, code, solution.stats["num_steps"], solution.ys[1][-1]
 
 
 def metric_speeds(metric: Metric, posterior, base_point: jax.Array, velocities: jax.Array) -> jax.Array:
@@ -186,17 +190,15 @@ def exponential_map(
         order = None
         if schedule.sort_by_difficulty:
             order = jnp.argsort(-metric_speeds(metric, posterior, base_point, velocities), stable=True)
-        points, successful, codes, steps = refilled_solves(
+        return GeodesicEndpoints(*refilled_solves(
             _geodesic_vector_field, _SOLVERS[ode.solver](), ode, (metric, posterior), base_point, velocities,
-            lanes, order)
-        return GeodesicEndpoints(points, successful, codes, steps)
-    points, successful, codes, steps = scheduled_map(
+            lanes, order))
+    return GeodesicEndpoints(*scheduled_map(
         lambda v: _solve_one(metric, posterior, base_point, v, ode),
         velocities,
         schedule,
         difficulty=lambda v: metric_speeds(metric, posterior, base_point, v),
-    )
-    return GeodesicEndpoints(points, successful, codes, steps)
+    ))
 
 
 def result_message(code: int) -> str:

@@ -20,6 +20,12 @@ class Metric(eqx.Module):
         """Metric tensor ``G(theta)``, shape (D, D)."""
         raise NotImplementedError
 
+    def squared_speed(self, posterior, theta: jax.Array, v: jax.Array) -> jax.Array:
+        """``|v|_G^2 = v^T G(theta) v``: constant along an exact geodesic (do Carmo 1992,
+        Ch. 3, Prop. 2.5), so its drift along a solved one measures the solver's error
+        (``benchmarks/geodesic_energy.py``)."""
+        return v @ self.tensor(posterior, theta) @ v
+
     def christoffel(self, posterior, theta: jax.Array, v: jax.Array) -> jax.Array:
         """``Gamma(v, v)``; the geodesic acceleration is ``-Gamma(v, v)``."""
         return self.generic_christoffel(posterior, theta, v)

@@ -25,6 +25,16 @@ class Monge(Metric):
         g = posterior.grad(theta)
         return jnp.eye(theta.shape[0]) + self.alpha2 * jnp.outer(g, g)
 
+    def squared_speed(self, posterior, theta: jax.Array, v: jax.Array) -> jax.Array:
+        """``|v|^2 + alpha2 (grad l . v)^2`` without the D x D tensor: one gradient.
+
+        Constant along an exact geodesic. With ``alpha2 = 1`` it bounds the log density's rate,
+        ``|dl/dt| = |grad l . v| <= |v|_G``, so an exact geodesic of length ``|v|_G`` cannot change
+        ``l`` by more than ``|v|_G`` (Bergamin et al. 2023, Sec. 3: the metric "penalises" moving up
+        the loss)."""
+        g = posterior.grad(theta)
+        return jnp.dot(v, v) + self.alpha2 * jnp.dot(g, v) ** 2
+
     def christoffel(self, posterior, theta: jax.Array, v: jax.Array) -> jax.Array:
         """Closed form ``alpha2 (v^T H v) / (1 + alpha2 |g|^2) g`` with ``g = grad l``, ``H`` its Hessian.
 

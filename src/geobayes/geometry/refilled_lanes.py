@@ -124,8 +124,8 @@ def refilled_solves(vector_field, solver: diffrax.AbstractAdaptiveSolver, ode, a
     -------
     tuple
         ``theta(1)`` (n, D), success flags (result 0 and a finite end point), Diffrax result
-        codes (``max_steps_reached`` for a solve capped at ``ode.max_steps``) and steps
-        (accepted + rejected), as ``diffeqsolve`` reports them for each sample.
+        codes (``max_steps_reached`` for a solve capped at ``ode.max_steps``), steps
+        (accepted + rejected) and ``v(1)`` (n, D), as ``diffeqsolve`` reports them for each sample.
     """
     n, dim = velocities.shape
     lanes = max(1, min(int(lanes), n))
@@ -149,8 +149,9 @@ def refilled_solves(vector_field, solver: diffrax.AbstractAdaptiveSolver, ode, a
         finished = done(lane)
         code = jnp.where((lane.result == _SUCCESSFUL) & (lane.tprev < 1.0), _MAX_STEPS_REACHED, lane.result)
         target = jnp.where(finished, lane.sample, n)  # row n is a discard row
-        points, codes, steps = out
-        out = (points.at[target].set(lane.y[0]), codes.at[target].set(code), steps.at[target].set(lane.num_steps))
+        points, codes, steps, ends = out
+        out = (points.at[target].set(lane.y[0]), codes.at[target].set(code), steps.at[target].set(lane.num_steps),
+               ends.at[target].set(lane.y[1]))
         # the k-th finished lane takes the (queued + k)-th sample of the order, if any is left
         rank = jnp.cumsum(finished) - 1
         position = queued + rank
@@ -172,8 +173,9 @@ def refilled_solves(vector_field, solver: diffrax.AbstractAdaptiveSolver, ode, a
         return jax.lax.cond(jnp.any(done(lane)), write_and_refill, lambda c: c, (lane, queued, out))
 
     lane = start(order[:lanes], velocities[order[:lanes]])
-    out = (jnp.zeros((n + 1, dim), velocities.dtype), jnp.zeros(n + 1, jnp.int32), jnp.zeros(n + 1, jnp.int32))
+    out = (jnp.zeros((n + 1, dim), velocities.dtype), jnp.zeros(n + 1, jnp.int32), jnp.zeros(n + 1, jnp.int32),
+           jnp.zeros((n + 1, dim), velocities.dtype))
     lane, _, out = jax.lax.while_loop(running, iteration, (lane, jnp.asarray(lanes), out))
-    points, codes, steps = (x[:n] for x in out)
+    points, codes, steps, ends = (x[:n] for x in out)
     successful = (codes == _SUCCESSFUL) & jnp.all(jnp.isfinite(points), axis=1)
-    return points, successful, codes, steps
+    return points, successful, codes, steps, ends

@@ -29,6 +29,10 @@ class ApproximateDraws(NamedTuple):
         Per-sample flag of a sample its first solver left unsolved and a fallback solver solved
         again (the wrapped Gaussian's Newton -> Levenberg-Marquardt), shape (n,); None for
         methods without a fallback.
+    speed_drift
+        Per-sample relative change of the geodesic's metric speed from ``t = 0`` to ``1``
+        (:func:`~geobayes.geometry.speed_drift.speed_drift`; zero on an exact geodesic, NaN for
+        a failed sample), shape (n,); None for methods without an ODE-solved geodesic.
     """
 
     theta: jax.Array
@@ -37,6 +41,7 @@ class ApproximateDraws(NamedTuple):
     num_steps: jax.Array
     residual: jax.Array | None = None
     fallback: jax.Array | None = None
+    speed_drift: jax.Array | None = None
 
     def arrays(self) -> dict:
         """The fields that are set, as a name -> array dict (for saving)."""
@@ -56,7 +61,10 @@ def summarise_draws(draws: ApproximateDraws, evaluations_per_step: int) -> dict:
     ``T`` is ``evaluations_per_step * mean(num_steps)`` over *all* samples, failed ones
     counted at the step cap, as in Yu et al. (2024), Sec. 5 (T = 6 x Diffrax steps for Dopri5).
     Where the draws carry a fallback flag, ``n_fallback`` counts the samples solved again by
-    the fallback solver and ``n_fallback_failed`` those it did not solve either.
+    the fallback solver and ``n_fallback_failed`` those it did not solve either. Where they
+    carry a speed drift, ``median_speed_drift`` and ``max_speed_drift`` summarise it over the
+    successful samples: a solve within its tolerances step by step can still end far from the
+    geodesic, and these say how far (None where no sample succeeded).
     """
     steps = np.asarray(draws.num_steps)
     ok = np.asarray(draws.successful)
@@ -65,12 +73,18 @@ def summarise_draws(draws: ApproximateDraws, evaluations_per_step: int) -> dict:
     if draws.residual is not None and steps.size:
         r = np.asarray(draws.residual)
         residual = {"median_residual": float(np.median(r)), "max_residual": float(np.max(r))}
+    drift = {}
+    if draws.speed_drift is not None:
+        d = np.asarray(draws.speed_drift)[ok]
+        drift = {"median_speed_drift": float(np.median(d)) if d.size else None,
+                 "max_speed_drift": float(np.max(d)) if d.size else None}
     fallback = {}
     if draws.fallback is not None:
         again = np.asarray(draws.fallback, dtype=bool)
         fallback = {"n_fallback": int(again.sum()), "n_fallback_failed": int((again & ~ok).sum())}
     return {
         **residual,
+        **drift,
         **fallback,
         "n_samples": int(ok.size),
         "n_failed": int(ok.size - ok.sum()),

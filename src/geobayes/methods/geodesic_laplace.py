@@ -10,6 +10,7 @@ import jax
 from geobayes.batching import Schedule
 from geobayes.geometry.exponential_map import OdeSettings, exponential_map
 from geobayes.geometry.metric import Metric
+from geobayes.geometry.speed_drift import speed_drift
 from geobayes.methods.base import ApproximateDraws, FitResult, checked_mode, sample_count
 from geobayes.methods.config import MethodConfig, require_config
 from geobayes.methods.tangent_gaussian import TangentGaussian
@@ -64,7 +65,8 @@ class GeodesicLaplace(eqx.Module):
         velocities = self.tangent.sample_velocities(key, n)
         end = exponential_map(self.metric, self.posterior, self.tangent.mode, velocities, self.ode,
                               self.schedule if schedule is None else schedule)
-        return ApproximateDraws(end.points, end.successful, end.result_code, end.num_steps)
+        drift = speed_drift(self.metric, self.posterior, self.tangent.mode, velocities, end)
+        return ApproximateDraws(end.points, end.successful, end.result_code, end.num_steps, speed_drift=drift)
 
 
 def fit_geodesic_laplace(

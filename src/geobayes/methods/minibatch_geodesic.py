@@ -11,6 +11,7 @@ import jax.numpy as jnp
 from geobayes.batching import Schedule, scheduled_map
 from geobayes.geometry.exponential_map import OdeSettings, exponential_map, metric_speeds
 from geobayes.geometry.monge import Monge
+from geobayes.geometry.speed_drift import speed_drift
 from geobayes.methods.base import ApproximateDraws, FitResult, checked_mode, sample_count
 from geobayes.methods.config import require_config
 from geobayes.methods.geodesic_laplace import GeodesicConfig
@@ -113,14 +114,15 @@ class MinibatchGeodesicLaplace(eqx.Module):
             subset = eqx.tree_at(lambda d: (d.X, d.y), data, (data.X[batch], data.y[batch]))
             target = MinibatchPosterior(self.posterior.name, self.posterior.model, subset, scale)
             end = exponential_map(Monge(alpha2=1.0), target, self.tangent.mode, velocity[None], self.ode)
-            return end.points[0], end.successful[0], end.result_code[0], end.num_steps[0]
+            drift = speed_drift(Monge(alpha2=1.0), target, self.tangent.mode, velocity[None], end)
+            return end.points[0], end.successful[0], end.result_code[0], end.num_steps[0], drift[0]
 
         mode = self.tangent.mode
-        points, successful, codes, steps = scheduled_map(
+        points, successful, codes, steps, drift = scheduled_map(
             one, (batches, velocities), self.schedule if schedule is None else schedule,
             difficulty=lambda xs: metric_speeds(Monge(alpha2=1.0), self.posterior, mode, xs[1]),
         )
-        return ApproximateDraws(points, successful, codes, steps)
+        return ApproximateDraws(points, successful, codes, steps, speed_drift=drift)
 
 
 def fit_minibatch_geodesic(name: str, posterior, config: MinibatchConfig, mode: jax.Array) -> FitResult:

@@ -13,6 +13,7 @@ from geobayes.geometry.exponential_map import OdeSettings, exponential_map
 from geobayes.geometry.gaussian_monge import GaussianMonge
 from geobayes.geometry.logarithmic_map import LogMapResult, LogMapSettings, logarithmic_map
 from geobayes.geometry.monge import Monge
+from geobayes.geometry.speed_drift import speed_drift
 from geobayes.methods.base import ApproximateDraws, FitResult, checked_mode, sample_count
 from geobayes.methods.config import require_config
 from geobayes.methods.geodesic_laplace import GeodesicConfig
@@ -101,6 +102,8 @@ class LogExpLaplace(eqx.Module):
                 log.successful, end.result_code, LOG_MAP_FAILURE_OFFSET + log.result_code
             ),
             num_steps=jnp.where(log.successful, end.num_steps, 0),
+            speed_drift=jnp.where(log.successful, speed_drift(Monge(alpha2=1.0), self.posterior, mode, velocities, end),
+                                  jnp.nan),
         )
         return draws, log
 

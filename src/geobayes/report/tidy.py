@@ -52,6 +52,8 @@ STAGE_METRICS: Mapping[str, Mapping[str, str]] = {
     "evaluation": {"wasserstein1": "wasserstein1", "wasserstein1_first": "wasserstein1_first",
                    "wasserstein2": "wasserstein2", "T": "T", "mean_steps": "mean_steps",
                    "failed_fraction": "failed_fraction", "max_residual": "max_residual",
+                   # geodesic methods: the relative change of the conserved metric speed (speed_drift.py)
+                   "median_speed_drift": "median_speed_drift", "max_speed_drift": "max_speed_drift",
                    # WG: samples its first solver left unsolved and the fallback solved again
                    "n_fallback": "n_fallback",
                    # the approximation's cost: seconds per sample of its batched draw without compilation
@@ -70,10 +72,10 @@ STAGE_METRICS: Mapping[str, Mapping[str, str]] = {
                "batched_s_per_sample": "batched_seconds_per_sample", "ratio": "sequential_over_batched"},
     # workflow/scripts/predict_network.py: the network predictive on the test points (Yu et al. 2024,
     # Sec. 5.4); the NUTS reference's record holds a list, one value per random subset of its draws
-    "prediction": {"mse": "mse", "nll": "nll", "T": "T"},
+    "prediction": {"mse": "mse", "nll": "nll", "T": "T", "max_speed_drift": "max_speed_drift"},
     # workflow/scripts/predict_classifier.py: the classifiers' Monte Carlo predictive on the test split
     # (Bergamin et al. 2023, Sec. 5.2) and its out-of-distribution AUROC per test set (Tables 9, 10)
-    "classification": {**{name: name for name in ("accuracy", "nll", "brier", "ece", "mce", "T")},
+    "classification": {**{name: name for name in ("accuracy", "nll", "brier", "ece", "mce", "T", "max_speed_drift")},
                        **{f"auroc_{name}": f"auroc_{name}" for name in ("mnist", "fashion_mnist", "kmnist", "emnist")}},
     # workflow/scripts/time_bnn_scalability.py (Yu et al. 2024, Fig. 15): posterior h<width>_n<N>-scalability;
     # n_samples/n_failed count both protocols, the one-at-a-time failures are also a metric of their own
