@@ -73,6 +73,11 @@ def test_tiny_run_produces_tables_and_figure(tiny_run):
     assert "rla_blog" in set(banana["method"]) and np.isfinite(banana["wasserstein1"]).all()
     assert np.isfinite(summary["wasserstein1"]).all() and (summary["wasserstein1"] > 0).all()
     assert (summary["n_failed"] == 0).all()
+    # the geodesic methods' evaluations carry their solves' speed drift, tabulated beside Table 2
+    geodesic = summary["method"].isin(["rla_b", "rla_ef", "rla_f"])
+    assert (summary.loc[geodesic, "max_speed_drift"] >= 0).all() and summary.loc[~geodesic, "max_speed_drift"].isna().all()
+    drift = pd.read_csv(tiny_run / "tables/yu2024_geodesic_accuracy.csv")
+    assert set(drift["method"]) == {"rla_b", "rla_f"} and (drift["mean"] >= 0).all()
     # the Monte Carlo floor of every evaluated posterior stands in the leaderboard beside the methods
     floors = runs[runs["method"] == "floor"]
     assert len(floors) == 1 and 0 < floors["wasserstein1"].iloc[0] < summary["wasserstein1"].max()
