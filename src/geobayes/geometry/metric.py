@@ -22,7 +22,7 @@ class Metric(eqx.Module):
 
     def squared_speed(self, posterior, theta: jax.Array, v: jax.Array) -> jax.Array:
         """``|v|_G^2 = v^T G(theta) v``: constant along an exact geodesic (do Carmo 1992,
-        Ch. 3, Prop. 2.5), so its drift along a solved one measures the solver's error
+        Ch. 3, Sec. 2), so its drift along a solved one measures the solver's error
         (``benchmarks/geodesic_energy.py``)."""
         return v @ self.tensor(posterior, theta) @ v
 

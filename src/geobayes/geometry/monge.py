@@ -30,8 +30,7 @@ class Monge(Metric):
 
         Constant along an exact geodesic. With ``alpha2 = 1`` it bounds the log density's rate,
         ``|dl/dt| = |grad l . v| <= |v|_G``, so an exact geodesic of length ``|v|_G`` cannot change
-        ``l`` by more than ``|v|_G`` (Bergamin et al. 2023, Sec. 3: the metric "penalises" moving up
-        the loss)."""
+        ``l`` by more than ``|v|_G`` (``benchmarks/geodesic_energy.py`` checks solves against it)."""
         g = posterior.grad(theta)
         return jnp.dot(v, v) + self.alpha2 * jnp.dot(g, v) ** 2
 

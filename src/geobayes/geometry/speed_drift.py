@@ -12,7 +12,7 @@ _CHUNK = 64
 def speed_drift(metric, posterior, base_point: jax.Array, velocities: jax.Array, end) -> jax.Array:
     """``| |theta'(1)|^2_G / |v|^2_G - 1 |`` per sample: zero on an exact geodesic.
 
-    A geodesic keeps its metric speed (do Carmo 1992, Ch. 3, Prop. 2.5; Yu et al. 2024, Supp. 11),
+    A geodesic keeps its metric speed (do Carmo 1992, Ch. 3, Sec. 2; Yu et al. 2024, Supp. 11),
     so the relative change of ``|theta'|^2_{G(theta)}`` from ``t = 0`` to ``1`` measures the
     solver's error where the result codes cannot: a solve that met its tolerances step by step
     can still end far from the geodesic. On the MNIST CNN at the authors' code tolerances
