@@ -9,6 +9,7 @@ N(1.25, 2^2)), whose log density peaks near -203.7 so that the paper's contour l
 import numpy as np
 import pandas as pd
 import pytest
+from matplotlib.collections import PathCollection
 from matplotlib.patches import Ellipse
 from scipy.stats import norm
 
@@ -149,6 +150,19 @@ def test_one_row_drops_unused_axes():
     assert len(fig.axes) == 5
 
 
+def test_a_panel_whose_every_sample_failed_shows_the_contours_and_its_note(tmp_path):
+    """RSVGD on Neal's funnel at quick scale: 1,000 of 1,000 particles non-finite. The figure
+    still draws (the failure is data), that panel with no points and the count in its note."""
+    fig = sample_panels_figure(
+        [Panel("ELA", banana_like_draws(50, seed=0)), Panel("RSVGD", np.zeros((0, 2)), note="1000 of 1000 failed")],
+        density=banana_grid(), **BANANA_WINDOW)
+    drawn, empty = ([c for c in ax.collections if isinstance(c, PathCollection)] for ax in fig.axes)
+    assert [len(c.get_offsets()) for c in drawn] == [50] and [len(c.get_offsets()) for c in empty] == [0]
+    assert any(t.get_text() == "1000 of 1000 failed" for t in fig.axes[1].texts)
+    save_figure(fig, tmp_path / "f.pdf", tmp_path / "f.png")
+    assert_pdf_and_png(tmp_path / "f.pdf", tmp_path / "f.png")
+
+
 def test_sample_panels_refuse_bad_input():
     good = banana_like_draws(50, seed=0)
     common = {"density": banana_grid(), **BANANA_WINDOW}
@@ -160,6 +174,8 @@ def test_sample_panels_refuse_bad_input():
         sample_panels_figure([Panel("RLA-F", good, markers={"MAP": np.zeros(3)})], **common)
     with pytest.raises(ValueError, match="at least one Panel"):
         sample_panels_figure([], **common)
+    with pytest.raises(ValueError, match="holds no points and its note does not say why"):
+        sample_panels_figure([Panel("RSVGD", np.zeros((0, 2)))], **common)
     with pytest.raises(ValueError, match="ncols"):
         sample_panels_figure([Panel("ELA", good)], ncols=0, **common)
     with pytest.raises(ValueError, match="no contour level"):  # levels of an unnormalised density

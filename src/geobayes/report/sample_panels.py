@@ -61,7 +61,8 @@ class Panel(NamedTuple):
     samples : numpy.ndarray
         Approximation samples, shape ``(n, 2)``: column 0 is :math:`\\theta_1`
         (horizontal), column 1 :math:`\\theta_2` (vertical). Failed solves must be dropped
-        beforehand (non-finite rows are refused).
+        beforehand (non-finite rows are refused); where every sample failed the array is empty
+        and the note must say so (the panel then shows the contours and the note).
     note : str, default ""
         Short text printed in the panel's upper-left corner (e.g. ``"T = 32.4"``).
     markers : mapping of str to numpy.ndarray, default empty
@@ -75,7 +76,7 @@ class Panel(NamedTuple):
     markers: Mapping[str, np.ndarray] = MappingProxyType({})
 
 
-def check_points(points: object, name: str, *, single: bool = False) -> np.ndarray:
+def check_points(points: object, name: str, *, single: bool = False, allow_empty: bool = False) -> np.ndarray:
     """Validate 2-D points and return them as a float64 ``(n, 2)`` array.
 
     Parameters
@@ -86,6 +87,8 @@ def check_points(points: object, name: str, *, single: bool = False) -> np.ndarr
         Name used in error messages.
     single : bool, default False
         Accept one point of shape ``(2,)`` (returned as ``(1, 2)``).
+    allow_empty : bool, default False
+        Accept ``n == 0`` (a panel whose every sample failed).
 
     Returns
     -------
@@ -104,7 +107,7 @@ def check_points(points: object, name: str, *, single: bool = False) -> np.ndarr
     if array.ndim != 2 or array.shape[1] != 2:
         wanted = "(n, 2) or (2,)" if single else "(n, 2)"
         raise ValueError(f"{name} must have shape {wanted} (theta_1, theta_2 columns); got shape {array.shape}")
-    if array.shape[0] == 0:
+    if array.shape[0] == 0 and not allow_empty:
         raise ValueError(f"{name} holds no points")
     bad_rows = ~np.all(np.isfinite(array), axis=1)
     if bad_rows.any():
@@ -113,6 +116,15 @@ def check_points(points: object, name: str, *, single: bool = False) -> np.ndarr
             "(drop failed solves before plotting and say so in the panel's note)"
         )
     return array
+
+
+def _panel_samples(panel: Panel) -> np.ndarray:
+    """The panel's samples, checked; an empty panel must say why in its note."""
+    samples = check_points(panel.samples, f"samples of panel {panel.title!r}", allow_empty=True)
+    if samples.shape[0] == 0 and not panel.note:
+        raise ValueError(f"samples of panel {panel.title!r} holds no points and its note does not say why "
+                         "(e.g. '500 of 500 failed')")
+    return samples
 
 
 def thin_rows(samples: np.ndarray, max_points: int) -> np.ndarray:
@@ -228,7 +240,7 @@ def draw_sample_panel(
     """
     if not isinstance(panel, Panel):
         raise TypeError(f"expected a Panel, got {type(panel).__name__}")
-    samples = check_points(panel.samples, f"samples of panel {panel.title!r}")
+    samples = _panel_samples(panel)
     markers = _check_markers(panel)
     draw_target_contours(ax, grid, levels)
     shown = thin_rows(samples, max_points)
@@ -307,7 +319,7 @@ def sample_panels_figure(
     window_x, window_y = check_window(xlim, "xlim"), check_window(ylim, "ylim")
     _check_levels(levels)
     for panel in panels:
-        check_points(panel.samples, f"samples of panel {panel.title!r}")
+        _panel_samples(panel)
         _check_markers(panel)
     grid = check_log_density_grid(density)
 
