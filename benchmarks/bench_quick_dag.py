@@ -156,7 +156,9 @@ def main() -> None:
             returncode = run_sitting(work, env, snakemake, args, sittings)
             save_json(sittings_file, sittings)
         logs = sorted((work / ".snakemake" / "log").glob("*.snakemake.log"))
-        failed = sum(log.read_text().count("Error in rule ") for log in logs)
+        # a failed job prints "Error in rule" (and often "RuleException"); under --quiet only the latter
+        failed = sum(max(text.count("Error in rule "), text.count("RuleException:"))
+                     for text in (log.read_text() for log in logs))
         # the work directory's own config as written (shipped configs are complete, tested): this
         # process's library may be newer than the copy the DAG ran, and its schema with it
         config = yaml.safe_load((work / args.config).read_text())
