@@ -80,7 +80,7 @@ def table_paper_files(spec):
 
 def yu2024_tables():
     """Yu et al. (2024)'s tables whose rows this configuration runs (Table 6 only with its data sets)."""
-    names = ["yu2024_table1", "yu2024_table2", "yu2024_table4", "yu2024_squiggle_evaluations"]
+    names = ["yu2024_table1", "yu2024_table2", "yu2024_table4", "yu2024_squiggle_evaluations", "yu2024_geodesic_accuracy"]
     return names + (["yu2024_table6"] if LOGREG["empirical_fisher_datasets"] else [])
 
 
