@@ -623,6 +623,31 @@ def test_method_samples_reruns_only_the_named_method(settled_run, tmp_path):
     assert not {r for r in added.values() if UPSTREAM_RULES.fullmatch(r)}, sorted(set(added.values()))
 
 
+def test_adding_a_data_set_plans_its_own_jobs_and_no_other_posteriors(settled_run, tmp_path):
+    """A value added to a list that the posterior declaration enumerates (``{datasets}``: a logistic
+    regression data set, a UCI classification set) plans the new posteriors' jobs and the summaries,
+    tables and reports that gather them; no data, training, MAP, NUTS, approximation or prediction job
+    of a posterior that was there before (their parameters leave the enumerated lists out:
+    ``enumerating_keys``)."""
+    work, dag = settled_run
+    old_posteriors = {p.split("/")[2].removesuffix(".npz") for p, r in dag.rule.items() if r in ("map", "approximate")}
+    extra = tmp_path / "more_data_sets.yaml"
+    extra.write_text(yaml.safe_dump({"experiments": {
+        "logreg": {"datasets": [*TINY_CONFIG["experiments"]["logreg"]["datasets"], "pima"]},
+        "bergamin_uci": {"datasets": [*TINY_CONFIG["experiments"]["bergamin_uci"]["datasets"], "glass"]}}}))
+    plan = dry_run_plan(work, str(extra))  # a second --configfile, merged over tiny.yaml
+    new = {"pima_standardised-logreg", "glass_optimised_seed0-softmax50"}
+    per_posterior = {p for p, r in plan.items()
+                     if r in ("map", "approximate", "reference", "time_sampling", "evaluate", "predict_classifier")}
+    touched = {p.split("/")[2].removesuffix(".npz").removesuffix(".json") for p in per_posterior}
+    assert new <= touched and touched <= new, sorted(touched)
+    assert {"ripley_standardised-logreg", "ionosphere_optimised_seed0-softmax50"} <= old_posteriors
+    trained = {p for p, r in plan.items() if r == "train_classifier"}
+    assert trained and all("/glass_" in p for p in trained), sorted(trained)
+    upstream_of_old = {p for p, r in plan.items() if UPSTREAM_RULES.fullmatch(r) and ("ripley" in p or "ionosphere" in p)}
+    assert not upstream_of_old, sorted(upstream_of_old)
+
+
 def test_float32_is_a_config_switch_of_the_approximations_alone(settled_run, tiny_run, tmp_path):
     """``approximation.dtype: float32`` (geobayes.floating_point) changes the parameters of the
     approximations and the timings alone: the dry run plans them and what is downstream, no data,

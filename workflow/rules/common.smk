@@ -255,10 +255,23 @@ def prepared_data(wildcards):
 RUN_CHOICE_KEYS = ("methods", "anchors", "wasserstein", "approximation")
 
 
+def enumerating_keys(experiment):
+    """Keys whose list a placeholder ``{key}`` of the experiment's posterior declaration ranges over
+    (not ``{key:join}``): they choose which posteriors exist, and each posterior's own value is in its
+    name and data path, so adding a data set, prior or seed changes no other posterior's jobs."""
+    declaration = POSTERIOR_DECLARATIONS.get(experiment, {})
+    data = declaration.get("data")
+    templates = [declaration.get("name"), *(data.values() if isinstance(data, dict) else [data])]
+    return {m.group(1) for t in templates if isinstance(t, str) for m in _PLACEHOLDER.finditer(t)
+            if not m.group(2) and isinstance(EXPERIMENTS[experiment].get(m.group(1)), list)}
+
+
 def model_options(wildcards):
-    """Experiment config slice of a posterior's model, less `RUN_CHOICE_KEYS` (rule parameter)."""
-    options = EXPERIMENTS[experiment_of(wildcards.posterior)]
-    return {key: value for key, value in options.items() if key not in RUN_CHOICE_KEYS}
+    """Experiment config slice of a posterior's model, less `RUN_CHOICE_KEYS` and the lists its
+    declaration enumerates (`enumerating_keys`) (rule parameter)."""
+    experiment = experiment_of(wildcards.posterior)
+    left_out = {*RUN_CHOICE_KEYS, *enumerating_keys(experiment)}
+    return {key: value for key, value in EXPERIMENTS[experiment].items() if key not in left_out}
 
 
 #: Method-specific blocks of the `approximation` config slice and the one method each reaches.
