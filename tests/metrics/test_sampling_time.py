@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 
+import equinox as eqx
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -17,6 +18,7 @@ from toy_posteriors import linear_gaussian_posterior
 
 from geobayes.dataset import Dataset
 from geobayes.methods import get_method, method_config
+from geobayes.methods.base import ApproximateDraws
 from geobayes.metrics.sampling_time import SamplingTime, time_sampling
 from geobayes.models import GaussianPrior, LogisticRegression
 from geobayes.posterior import Posterior
@@ -53,6 +55,7 @@ def test_fields_are_positive_finite_and_counts_right(timing):
         value = getattr(timing, name)
         assert math.isfinite(value) and value > 0, (name, value)
     assert (timing.n_sequential, timing.n_batched, timing.repeats) == (6, 16, 2)
+    assert timing.compiled_ahead  # RLA-F's sample is one eqx.filter_jit program
     assert timing.failed_sequential == 0 and timing.failed_batched == 0
     # RLA-F on a curved posterior integrates a real ODE: a few accepted steps per sample.
     assert timing.mean_steps_sequential >= 1 and timing.mean_steps_batched >= 1
@@ -111,3 +114,48 @@ def test_bad_counts_are_rejected_naming_the_argument(rla_f, name, bad):
 def test_object_without_sample_is_rejected():
     with pytest.raises(TypeError, match="sample"):
         time_sampling(object(), jax.random.PRNGKey(0), n_sequential=1, n_batched=1)
+
+
+class _CountingSampler(eqx.Module):
+    """A jitted sampler that counts how many times its compiled program runs, per batch size."""
+
+    runs: dict = eqx.field(static=True)
+
+    @eqx.filter_jit
+    def sample(self, key, n):
+        def count():
+            self.runs[n] = self.runs.get(n, 0) + 1
+
+        jax.debug.callback(count)
+        zeros = jnp.zeros(n, dtype=jnp.int32)
+        return ApproximateDraws(jax.random.normal(key, (n, 2)), jnp.ones(n, dtype=bool), zeros, zeros)
+
+
+class _PythonSampler:
+    """A sampler that is not one jitted function (no ``lower``): it is warmed up by running it."""
+
+    def __init__(self, jitted):
+        self.jitted = jitted
+
+    def sample(self, key, n):
+        return self.jitted.sample(key, n)
+
+
+def test_the_batch_is_compiled_ahead_and_runs_only_when_timed():
+    # An untimed warm-up batch would run the whole batch once more (a third of a timing job at
+    # repeats = 1); compiled ahead, the batched program runs exactly `repeats` times.
+    sampler = _CountingSampler(runs={})
+    timing = time_sampling(sampler, jax.random.PRNGKey(0), n_sequential=2, n_batched=7, repeats=3)
+    jax.effects_barrier()
+    assert timing.compiled_ahead
+    assert sampler.runs[7] == 3
+    assert sampler.runs[1] == 3  # the one-at-a-time path: one untimed call, then two timed
+    assert timing.compile_batched_s > 0
+
+
+def test_a_sampler_that_cannot_be_lowered_is_warmed_up_by_running_it():
+    inner = _CountingSampler(runs={})
+    timing = time_sampling(_PythonSampler(inner), jax.random.PRNGKey(0), n_sequential=1, n_batched=5, repeats=2)
+    jax.effects_barrier()
+    assert not timing.compiled_ahead
+    assert inner.runs[5] == 3  # the warm-up batch and the two timed ones

@@ -9,6 +9,11 @@ so a batch waits for its slowest solve). :func:`time_sampling` measures both on 
 machine, in one process and on the same approximation, so their ratio is free of the
 hardware; absolute seconds are not comparable with the paper's (different CPU, integrator
 and language; see the reproduction notes, section 6.3, item 15).
+
+The batched program is compiled ahead of time (``lower(...).compile()``) where the sampler is
+a jitted function (``eqx.filter_jit`` or ``jax.jit``, as every geodesic sampler here is): an
+untimed warm-up batch would execute the whole batch once more only to compile it, a third of
+a timing job's seconds at ``repeats = 1`` (``benchmarks/results/quick_dag.json``).
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ import dataclasses
 import math
 import statistics
 import time
+from collections.abc import Callable
 from typing import Any
 
 import jax
@@ -42,10 +48,13 @@ class SamplingTime:
     ratio : float
         ``per_sample_s / batched_s_per_sample``: how many times faster a sample is when
         drawn in a batch.
-    compile_sequential_s, compile_batched_s : float
-        Seconds of the untimed first call ``sample(key, 1)`` and ``sample(key, n_batched)``:
-        tracing and compilation plus one execution (near zero if an executable of the same
-        shapes was compiled earlier in the process).
+    compile_sequential_s : float
+        Seconds of the untimed first call ``sample(key, 1)``: tracing and compilation plus one
+        execution (near zero if an executable of the same shapes was compiled earlier).
+    compile_batched_s : float
+        Seconds to trace and compile ``sample(key, n_batched)`` ahead of time, without
+        executing it (``compiled_ahead``); for a sampler that cannot be lowered, seconds of an
+        untimed first call (compilation plus one execution).
     n_sequential, n_batched, repeats : int
         The arguments of :func:`time_sampling`.
     failed_sequential : int
@@ -57,6 +66,8 @@ class SamplingTime:
     mean_steps_sequential, mean_steps_batched : float
         Mean solver steps per sample over the same samples (0 for closed-form samplers;
         failed samples count at the cap).
+    compiled_ahead : bool
+        Whether the batched calls ran an executable compiled ahead of time (no warm-up batch).
     """
 
     per_sample_s: float
@@ -72,6 +83,7 @@ class SamplingTime:
     failed_batched: int
     mean_steps_sequential: float
     mean_steps_batched: float
+    compiled_ahead: bool
 
     def to_dict(self) -> dict[str, float | int]:
         """The fields as a plain ``dict`` of Python numbers (for JSON and CSV rows)."""
@@ -84,15 +96,33 @@ def _check_count(name: str, value: Any) -> int:
     return int(value)
 
 
-def _draw(approximation: Any, key: jax.Array, n: int) -> tuple[float, Any]:
+def _draw(sample: Callable[[jax.Array, int], Any], key: jax.Array, n: int) -> tuple[float, Any]:
     """Seconds of one ``sample(key, n)`` call, waited for, and its draws."""
     start = time.perf_counter()
-    draws = jax.block_until_ready(approximation.sample(key, n))
+    draws = jax.block_until_ready(sample(key, n))
     seconds = time.perf_counter() - start
     rows = np.shape(draws.successful)[0] if np.ndim(draws.successful) else None
     if rows != n:
         raise ValueError(f"approximation.sample(key, {n}) returned {rows} samples instead of {n}")
     return seconds, draws
+
+
+def _compiled_ahead(sample: Any, key: jax.Array, n: int) -> tuple[float, Callable[[jax.Array, int], Any]] | None:
+    """Seconds to lower and compile ``sample(key, n)`` without running it, and the executable.
+
+    ``sample`` is a bound ``eqx.filter_jit`` method (an ``equinox`` ``Partial`` of the jitted
+    function and the module) or a ``jax.jit`` function. None where it has no ``lower`` (a
+    Python-level sampler that calls several programs): the caller then warms up by running it.
+    """
+    jitted, bound = sample, ()
+    if not callable(getattr(jitted, "lower", None)):
+        jitted, bound = getattr(sample, "func", None), tuple(getattr(sample, "args", ()))
+        if not callable(getattr(jitted, "lower", None)):
+            return None
+    start = time.perf_counter()
+    executable = jitted.lower(*bound, key, n).compile()
+    seconds = time.perf_counter() - start
+    return seconds, lambda k, count: executable(*bound, k, count)
 
 
 def _failed(draws: Any) -> int:
@@ -111,8 +141,9 @@ def time_sampling(
     :func:`time.perf_counter` and :func:`jax.block_until_ready`. Seconds per sample = mean
     (and median) of the call times.
 
-    (b) Batched: one untimed call ``sample(key, n_batched)`` compiles; then ``repeats``
-    timed calls of the same; seconds per sample = median call time / ``n_batched``.
+    (b) Batched: ``sample(key, n_batched)`` is compiled ahead of time, untimed (or, for a
+    sampler that cannot be lowered, run once untimed); then ``repeats`` timed calls of the
+    same executable; seconds per sample = median call time / ``n_batched``.
 
     Parameters
     ----------
@@ -149,18 +180,23 @@ def time_sampling(
 
     keys = [jax.random.fold_in(key, i) for i in range(n_sequential)]
     jax.block_until_ready(keys)
-    compile_sequential, _ = _draw(approximation, key, 1)
+    compile_sequential, _ = _draw(approximation.sample, key, 1)
     call_times, failed_sequential, steps_sequential = [], 0, 0.0
     for k in keys:
-        seconds, draws = _draw(approximation, k, 1)
+        seconds, draws = _draw(approximation.sample, k, 1)
         call_times.append(seconds)
         failed_sequential += _failed(draws)
         steps_sequential += float(np.sum(np.asarray(draws.num_steps, dtype=np.float64)))
 
-    compile_batched, _ = _draw(approximation, key, n_batched)
+    ahead = _compiled_ahead(approximation.sample, key, n_batched)
+    if ahead is None:
+        batched_sample = approximation.sample
+        compile_batched, _ = _draw(batched_sample, key, n_batched)
+    else:
+        compile_batched, batched_sample = ahead
     batch_times, batch = [], None
     for _ in range(repeats):
-        seconds, batch = _draw(approximation, key, n_batched)
+        seconds, batch = _draw(batched_sample, key, n_batched)
         batch_times.append(seconds)
 
     per_sample = statistics.fmean(call_times)
@@ -179,4 +215,5 @@ def time_sampling(
         failed_batched=_failed(batch),
         mean_steps_sequential=steps_sequential / n_sequential,
         mean_steps_batched=float(np.mean(np.asarray(batch.num_steps, dtype=np.float64))),
+        compiled_ahead=ahead is not None,
     )
