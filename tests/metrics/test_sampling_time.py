@@ -8,17 +8,16 @@ from __future__ import annotations
 
 import math
 
-import equinox as eqx
 import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
 
+from counting_sampler import CountingSampler, PythonSampler
 from toy_posteriors import linear_gaussian_posterior
 
 from geobayes.dataset import Dataset
 from geobayes.methods import get_method, method_config
-from geobayes.methods.base import ApproximateDraws
 from geobayes.metrics.sampling_time import SamplingTime, time_sampling
 from geobayes.models import GaussianPrior, LogisticRegression
 from geobayes.posterior import Posterior
@@ -116,35 +115,11 @@ def test_object_without_sample_is_rejected():
         time_sampling(object(), jax.random.PRNGKey(0), n_sequential=1, n_batched=1)
 
 
-class _CountingSampler(eqx.Module):
-    """A jitted sampler that counts how many times its compiled program runs, per batch size."""
-
-    runs: dict = eqx.field(static=True)
-
-    @eqx.filter_jit
-    def sample(self, key, n):
-        def count():
-            self.runs[n] = self.runs.get(n, 0) + 1
-
-        jax.debug.callback(count)
-        zeros = jnp.zeros(n, dtype=jnp.int32)
-        return ApproximateDraws(jax.random.normal(key, (n, 2)), jnp.ones(n, dtype=bool), zeros, zeros)
-
-
-class _PythonSampler:
-    """A sampler that is not one jitted function (no ``lower``): it is warmed up by running it."""
-
-    def __init__(self, jitted):
-        self.jitted = jitted
-
-    def sample(self, key, n):
-        return self.jitted.sample(key, n)
-
 
 def test_the_batch_is_compiled_ahead_and_runs_only_when_timed():
     # An untimed warm-up batch would run the whole batch once more (a third of a timing job at
     # repeats = 1); compiled ahead, the batched program runs exactly `repeats` times.
-    sampler = _CountingSampler(runs={})
+    sampler = CountingSampler(runs={})
     timing = time_sampling(sampler, jax.random.PRNGKey(0), n_sequential=2, n_batched=7, repeats=3)
     jax.effects_barrier()
     assert timing.compiled_ahead
@@ -154,8 +129,8 @@ def test_the_batch_is_compiled_ahead_and_runs_only_when_timed():
 
 
 def test_a_sampler_that_cannot_be_lowered_is_warmed_up_by_running_it():
-    inner = _CountingSampler(runs={})
-    timing = time_sampling(_PythonSampler(inner), jax.random.PRNGKey(0), n_sequential=1, n_batched=5, repeats=2)
+    inner = CountingSampler(runs={})
+    timing = time_sampling(PythonSampler(inner), jax.random.PRNGKey(0), n_sequential=1, n_batched=5, repeats=2)
     jax.effects_barrier()
     assert not timing.compiled_ahead
     assert inner.runs[5] == 3  # the warm-up batch and the two timed ones

@@ -10,10 +10,8 @@ machine, in one process and on the same approximation, so their ratio is free of
 hardware; absolute seconds are not comparable with the paper's (different CPU, integrator
 and language; see the reproduction notes, section 6.3, item 15).
 
-The batched program is compiled ahead of time (``lower(...).compile()``) where the sampler is
-a jitted function (``eqx.filter_jit`` or ``jax.jit``, as every geodesic sampler here is): an
-untimed warm-up batch would execute the whole batch once more only to compile it, a third of
-a timing job's seconds at ``repeats = 1`` (``benchmarks/results/quick_dag.json``).
+The batched program is compiled ahead of time, not warmed up by running a whole batch
+(:func:`geobayes.metrics.compiled_sampler.ready_sampler`).
 """
 
 from __future__ import annotations
@@ -27,6 +25,8 @@ from typing import Any
 
 import jax
 import numpy as np
+
+from geobayes.metrics.compiled_sampler import ready_sampler
 
 __all__ = ["SamplingTime", "time_sampling"]
 
@@ -107,24 +107,6 @@ def _draw(sample: Callable[[jax.Array, int], Any], key: jax.Array, n: int) -> tu
     return seconds, draws
 
 
-def _compiled_ahead(sample: Any, key: jax.Array, n: int) -> tuple[float, Callable[[jax.Array, int], Any]] | None:
-    """Seconds to lower and compile ``sample(key, n)`` without running it, and the executable.
-
-    ``sample`` is a bound ``eqx.filter_jit`` method (an ``equinox`` ``Partial`` of the jitted
-    function and the module) or a ``jax.jit`` function. None where it has no ``lower`` (a
-    Python-level sampler that calls several programs): the caller then warms up by running it.
-    """
-    jitted, bound = sample, ()
-    if not callable(getattr(jitted, "lower", None)):
-        jitted, bound = getattr(sample, "func", None), tuple(getattr(sample, "args", ()))
-        if not callable(getattr(jitted, "lower", None)):
-            return None
-    start = time.perf_counter()
-    executable = jitted.lower(*bound, key, n).compile()
-    seconds = time.perf_counter() - start
-    return seconds, lambda k, count: executable(*bound, k, count)
-
-
 def _failed(draws: Any) -> int:
     ok = np.asarray(draws.successful, dtype=bool)
     return int(ok.size - ok.sum())
@@ -188,26 +170,21 @@ def time_sampling(
         failed_sequential += _failed(draws)
         steps_sequential += float(np.sum(np.asarray(draws.num_steps, dtype=np.float64)))
 
-    ahead = _compiled_ahead(approximation.sample, key, n_batched)
-    if ahead is None:
-        batched_sample = approximation.sample
-        compile_batched, _ = _draw(batched_sample, key, n_batched)
-    else:
-        compile_batched, batched_sample = ahead
+    batched = ready_sampler(approximation.sample, key, n_batched)
     batch_times, batch = [], None
     for _ in range(repeats):
-        seconds, batch = _draw(batched_sample, key, n_batched)
+        seconds, batch = _draw(batched.sample, key, n_batched)
         batch_times.append(seconds)
 
     per_sample = statistics.fmean(call_times)
-    batched = statistics.median(batch_times) / n_batched
+    batched_s = statistics.median(batch_times) / n_batched
     return SamplingTime(
         per_sample_s=per_sample,
         per_sample_median_s=statistics.median(call_times),
-        batched_s_per_sample=batched,
-        ratio=per_sample / batched if batched > 0 else math.inf,
+        batched_s_per_sample=batched_s,
+        ratio=per_sample / batched_s if batched_s > 0 else math.inf,
         compile_sequential_s=compile_sequential,
-        compile_batched_s=compile_batched,
+        compile_batched_s=batched.compile_s,
         n_sequential=n_sequential,
         n_batched=n_batched,
         repeats=repeats,
@@ -215,5 +192,5 @@ def time_sampling(
         failed_batched=_failed(batch),
         mean_steps_sequential=steps_sequential / n_sequential,
         mean_steps_batched=float(np.mean(np.asarray(batch.num_steps, dtype=np.float64))),
-        compiled_ahead=ahead is not None,
+        compiled_ahead=batched.compiled_ahead,
     )
