@@ -64,7 +64,8 @@ def test_small_configs_have_exactly_the_paper_keys(name):
     small, paper = leaf_paths(raw(name)), leaf_paths(raw("config"))
     assert paper <= small, sorted(paper - small)
     extra = sorted(p for p in small - paper
-                   if not (p.startswith("reference.posterior_overrides.") or ".method_samples." in p))
+                   if not (p.startswith("reference.posterior_overrides.") or ".method_samples." in p
+                           or ".posterior_method_samples." in p))
     assert not extra, extra
 
 
@@ -324,9 +325,11 @@ def test_schema_is_strict_and_documented():
     for path, sub in objects.items():
         if "propertyNames" in sub:
             # a map keyed by validated names: its values are strict objects (posterior_overrides),
-            # typed arrays (squiggle variances) or typed numbers (method_samples)
+            # typed arrays (squiggle variances), typed numbers (method_samples) or maps of typed
+            # numbers keyed by validated names (posterior_method_samples)
             values = sub["additionalProperties"]
-            assert values.get("additionalProperties") is False or values.get("type") in ("array", "integer"), path
+            assert (values.get("additionalProperties") is False or values.get("type") in ("array", "integer")
+                    or ("propertyNames" in values and values["additionalProperties"].get("type") == "integer")), path
             continue
         assert sub.get("additionalProperties") is False, path
         # An override block ("Overrides of ...") is partial by nature: what it leaves out keeps
@@ -481,3 +484,19 @@ def test_sgrld_sampler_settings_in_the_schema_are_the_preconditioners_fields():
     assert set(definition["propertyNames"]["enum"]) == set(PRECONDITIONERS)
     fields = {f.name for cls in PRECONDITIONERS.values() for f in dataclasses.fields(cls)}
     assert set(definition["additionalProperties"]["properties"]) == fields | {"learning_rate"}
+
+
+@pytest.mark.parametrize(
+    ("override", "expected"),
+    [
+        ({"Mnist Fixed": {"rla_b_batched": 1}}, "'Mnist Fixed' does not match"),
+        ({"mnist_fixed_seed0-cnn": {"rla_bb": 1}}, "'rla_bb' is not one of"),
+        ({"mnist_fixed_seed0-cnn": {"rla_b_batched": 0}},
+         "experiments.bergamin_mnist.approximation.posterior_method_samples.mnist_fixed_seed0-cnn.rla_b_batched: 0 is "
+         "less than the minimum of 1"),
+    ],
+)
+def test_bad_posterior_method_samples_names_the_key(override, expected):
+    settings = {"experiments": {"bergamin_mnist": {"approximation": {"posterior_method_samples": override}}}}
+    with pytest.raises(ConfigError, match=re.escape(expected)):
+        load_config(CONFIGS["config"], settings)

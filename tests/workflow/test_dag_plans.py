@@ -247,6 +247,20 @@ def test_a_sampler_run_but_not_defined_is_one_line_naming_it(tmp_path):
     assert len(output.splitlines()) < 20, output[-3000:]
 
 
+def test_a_posterior_method_samples_name_that_is_no_posterior_is_one_line_naming_it(tmp_path):
+    # A misspelt posterior would otherwise change no job's sample count, silently.
+    overrides = tmp_path / "overrides.yaml"
+    overrides.write_text("experiments: {bergamin_mnist: {approximation: "
+                         "{posterior_method_samples: {mnist_fixd_seed0-cnn: {rla_b_batched: 1}}}}}\n")
+    result = run_snakemake("-n", "--directory", str(tmp_path), "-s", str(REPO / "Snakefile"),
+                           "--configfile", str(overrides))
+    assert result.returncode != 0
+    output = result.stdout + result.stderr
+    assert ("experiments.bergamin_mnist.approximation.posterior_method_samples: 'mnist_fixd_seed0-cnn' is not a "
+            "posterior of the experiment (its posteriors: ") in output and "mnist_fixed_seed0-cnn" in output
+    assert len(output.splitlines()) < 20, output[-3000:]
+
+
 def test_dag_and_library_agree_on_the_snelson_split_files():
     """common.smk lists each split's registered files without importing the library."""
     from geobayes.data.snelson import SPLIT_FILES

@@ -623,6 +623,24 @@ def test_method_samples_reruns_only_the_named_method(settled_run, tmp_path):
     assert not {r for r in added.values() if UPSTREAM_RULES.fullmatch(r)}, sorted(set(added.values()))
 
 
+def test_posterior_method_samples_reruns_only_that_posterior_and_method(settled_run, tmp_path):
+    """``approximation.posterior_method_samples`` (how the quick config gives the fixed-prior MNIST
+    CNN's riem-LA one sample) changes the parameters of one method's approximation on one posterior:
+    the dry run plans that job and what is downstream of it, no other approximation and nothing upstream."""
+    work, dag = settled_run
+    rules, inputs = dag.rule, dag.inputs
+    posterior = f"{TINY_CONFIG['experiments']['bnn_yu']['splits'][0]}-mlp1x10"  # one of the two Snelson splits
+    extra = tmp_path / "posterior_method_samples.yaml"
+    extra.write_text(yaml.safe_dump({"experiments": {"bnn_yu": {"approximation": {
+        "posterior_method_samples": {posterior: {"rla_f": 7}}}}}}))
+    plan = dry_run_plan(work, str(extra))  # a second --configfile, merged over tiny.yaml
+    approximations = {p for p, r in rules.items() if r == "approximate" and approximation_method(p) == "rla_f"
+                      and p.split("/")[2] == posterior}
+    assert approximations and {p for p, r in plan.items() if r == "approximate"} == approximations
+    assert set(plan) <= approximations | downstream(inputs, approximations)
+    assert not {r for r in plan.values() if UPSTREAM_RULES.fullmatch(r)}
+
+
 def test_adding_a_data_set_plans_its_own_jobs_and_no_other_posteriors(settled_run, tmp_path):
     """A value added to a list that the posterior declaration enumerates (``{datasets}``: a logistic
     regression data set, a UCI classification set) plans the new posteriors' jobs and the summaries,

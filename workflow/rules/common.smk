@@ -298,11 +298,13 @@ def figure_method_settings(method):
 def approximation_settings(wildcards):
     """`method_settings` of the job's method, with the overrides of the posterior's experiment
     (its `approximation` key, e.g. the networks' sample counts and batch size) (rule parameter).
-    `method_samples` sets the sample count of the methods it names alone, and is not passed on,
-    so changing one method's count reruns that method's jobs only."""
+    `method_samples` sets the sample count of the methods it names alone, and
+    `posterior_method_samples` that of the methods it names on one posterior; neither is passed
+    on, so changing one count reruns exactly the jobs it counts the samples of."""
     settings = method_settings(wildcards.method)
     overrides = dict(EXPERIMENTS[experiment_of(wildcards.posterior)].get("approximation", {}))
-    per_method = overrides.pop("method_samples", {})
+    per_method = {**overrides.pop("method_samples", {}),
+                  **overrides.pop("posterior_method_samples", {}).get(wildcards.posterior, {})}
     for block, value in overrides.items():
         owner = METHOD_SPECIFIC_SETTINGS.get(block)
         if owner is not None and owner != wildcards.method:
@@ -310,6 +312,20 @@ def approximation_settings(wildcards):
         settings[block] = {**settings[block], **value} if isinstance(value, dict) and block in settings else value
     settings["samples"] = per_method.get(wildcards.method, settings["samples"])
     return settings
+
+
+def _check_posterior_method_samples():
+    """Each posterior named by an experiment's `approximation.posterior_method_samples` is one of
+    its posteriors: a misspelt name would otherwise silently change nothing."""
+    for experiment, options in EXPERIMENTS.items():
+        named = (options.get("approximation") or {}).get("posterior_method_samples", {})
+        unknown = sorted(set(named) - set(experiment_posteriors(experiment))) if named else []
+        if unknown:
+            raise WorkflowError(f"experiments.{experiment}.approximation.posterior_method_samples: {unknown[0]!r} is not "
+                                f"a posterior of the experiment (its posteriors: {', '.join(experiment_posteriors(experiment))})")
+
+
+_check_posterior_method_samples()
 
 
 def timing_settings(wildcards):

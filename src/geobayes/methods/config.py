@@ -33,7 +33,8 @@ __all__ = ["PIPELINE_KEYS", "MethodConfig", "approximation_keys", "require_confi
 
 #: Keys of the ``approximation`` slice read by the pipeline (draw counts, the cost ``T``, the floating-point
 #: precision the job computes in: :mod:`geobayes.floating_point`), not by ``fit``.
-PIPELINE_KEYS = frozenset({"repetitions", "samples", "method_samples", "evaluations_per_step", "dtype"})
+PIPELINE_KEYS = frozenset({"repetitions", "samples", "method_samples", "posterior_method_samples", "evaluations_per_step",
+                           "dtype"})
 
 
 _precision = enum_converter(Precision, "approximation.precision")
