@@ -115,7 +115,6 @@ def test_object_without_sample_is_rejected():
         time_sampling(object(), jax.random.PRNGKey(0), n_sequential=1, n_batched=1)
 
 
-
 def test_the_batch_is_compiled_ahead_and_runs_only_when_timed():
     # An untimed warm-up batch would run the whole batch once more (a third of a timing job at
     # repeats = 1); compiled ahead, the batched program runs exactly `repeats` times.

@@ -2,8 +2,9 @@
 
 Timing ``approximation.sample(key, n)`` needs its program compiled first. Running one untimed
 call compiles it but also executes the whole batch once more, which for a geodesic sampler is as
-long as a timed call: a third of a timing job at one timed repeat (the quick run's timing rules,
-``benchmarks/results/quick_dag.json``: 1,343 s of job time before, 841 s after). A jitted
+long as a timed call: half of a job's batched seconds at one timed repeat (the quick run's 46
+``time_sampling`` and ``time_bnn_scalability`` jobs, rerun alone: 1,343 s of job time before, 841 s
+after; ``benchmarks/README.md``). A jitted
 sampler is instead lowered and compiled without running (JAX's ahead-of-time path,
 ``lower(...).compile()``), and the timed calls run that executable.
 """

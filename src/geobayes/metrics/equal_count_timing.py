@@ -63,8 +63,9 @@ def time_approximation(fit, posterior, mode, config, key: jax.Array, n: int, rep
         calls.append(seconds)
     sample_s = statistics.median(calls)
     fallback = {} if draws.fallback is None else {"n_fallback": int(np.sum(np.asarray(draws.fallback)))}
-    return {"fit_s": fit_s, "compile_s": ready.compile_s, "compiled_ahead": ready.compiled_ahead, "sample_s": sample_s, "per_sample_s": sample_s / n,
-            "n_failed": int(np.sum(~np.asarray(draws.successful))), **fallback, "repeats": repeats}
+    return {"fit_s": fit_s, "compile_s": ready.compile_s, "compiled_ahead": ready.compiled_ahead, "sample_s": sample_s,
+            "per_sample_s": sample_s / n, "n_failed": int(np.sum(~np.asarray(draws.successful))), **fallback,
+            "repeats": repeats}
 
 
 def time_nuts(posterior, start, key: jax.Array, *, warmup: int, samples: int, target_accept: float,
