@@ -28,6 +28,7 @@ except ConfigError as error:
 include: "workflow/rules/scheduler.smk"
 include: "workflow/rules/progress.smk"
 include: "workflow/rules/common.smk"
+include: "workflow/rules/approximation_common.smk"
 include: "workflow/rules/warm_start.smk"
 include: "workflow/rules/data.smk"
 include: "workflow/rules/map.smk"
