@@ -41,3 +41,20 @@ def test_prepared_splits_of_the_mirror():
     assert kmnist["X"].shape == (10000, 784) and 0 <= kmnist["X"].min() and kmnist["X"].max() <= 1
     with pytest.raises(ValueError, match="unknown out-of-distribution set 'cifar'"):
         prepare_image_test("cifar", root)
+
+
+def test_fashion_mnist_is_prepared_from_its_own_files_like_mnist():
+    """Bergamin et al. (2023) Table 8/10's data set: the balanced subset and the 2,000/8,000 split of its own
+    official test set, not MNIST's images under another name."""
+    root = mirror_root()
+    fashion = prepare_classification("fashion_mnist_seed0", root, per_class=20)
+    digits = prepare_classification("mnist_seed0", root, per_class=20)
+    assert fashion.sizes() == digits.sizes() == (200, 2000, 8000) and int(fashion.n_classes) == 10
+    np.testing.assert_array_equal(np.bincount(fashion.y_train.astype(int)), [20] * 10)
+    assert 0.0 <= fashion.X_test.min() and fashion.X_test.max() <= 1.0
+    assert not np.array_equal(fashion.X_test[:5], digits.X_test[:5])
+    # the same seed-42 split of a different test set: its own test labels in that order
+    assert not np.array_equal(fashion.y_test, digits.y_test)
+    assert prepare_classification("fashion_mnist_seed1", root, per_class=20).X_train.tolist() != fashion.X_train.tolist()
+    mnist_as_ood = prepare_image_test("mnist", root)
+    assert mnist_as_ood["X"].shape == (10000, 784)
