@@ -55,6 +55,6 @@ def test_fashion_mnist_is_prepared_from_its_own_files_like_mnist():
     assert not np.array_equal(fashion.X_test[:5], digits.X_test[:5])
     # the same seed-42 split of a different test set: its own test labels in that order
     assert not np.array_equal(fashion.y_test, digits.y_test)
-    assert prepare_classification("fashion_mnist_seed1", root, per_class=20).X_train.tolist() != fashion.X_train.tolist()
+    assert not np.array_equal(prepare_classification("fashion_mnist_seed1", root, per_class=20).X_train, fashion.X_train)
     mnist_as_ood = prepare_image_test("mnist", root)
     assert mnist_as_ood["X"].shape == (10000, 784)
