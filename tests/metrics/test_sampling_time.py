@@ -116,8 +116,8 @@ def test_object_without_sample_is_rejected():
 
 
 def test_the_batch_is_compiled_ahead_and_runs_only_when_timed():
-    # An untimed warm-up batch would run the whole batch once more (a third of a timing job at
-    # repeats = 1); compiled ahead, the batched program runs exactly `repeats` times.
+    # An untimed warm-up batch would run the whole batch once more (half of a job's batched seconds
+    # at repeats = 1); compiled ahead, the batched program runs exactly `repeats` times.
     sampler = CountingSampler(runs={})
     timing = time_sampling(sampler, jax.random.PRNGKey(0), n_sequential=2, n_batched=7, repeats=3)
     jax.effects_barrier()

@@ -48,10 +48,13 @@ def _check_posterior_method_samples():
     its posteriors: a misspelt name would otherwise silently change nothing."""
     for experiment, options in EXPERIMENTS.items():
         named = (options.get("approximation") or {}).get("posterior_method_samples", {})
-        unknown = sorted(set(named) - set(experiment_posteriors(experiment))) if named else []
+        if not named:
+            continue
+        posteriors = experiment_posteriors(experiment)
+        unknown = sorted(set(named) - set(posteriors))
         if unknown:
             raise WorkflowError(f"experiments.{experiment}.approximation.posterior_method_samples: {unknown[0]!r} is not "
-                                f"a posterior of the experiment (its posteriors: {', '.join(experiment_posteriors(experiment))})")
+                                f"a posterior of the experiment (its posteriors: {', '.join(posteriors)})")
 
 
 _check_posterior_method_samples()
