@@ -399,6 +399,14 @@ def test_posterior_override_is_kept():
     assert cfg["reference"]["dense_mass"] is False
 
 
+def test_an_experiments_dtype_is_checked_and_kept():
+    # quick scale runs Bergamin et al.'s CNN in float32, as their torch code did
+    assert load_config(CONFIGS["quick"])["experiments"]["bergamin_mnist"]["approximation"]["dtype"] == "float32"
+    with pytest.raises(ConfigError, match=re.escape("experiments.bergamin_mnist.approximation.dtype: 'float16' is not "
+                                                    "one of the allowed values: 'float64', 'float32'")):
+        load_config(CONFIGS["config"], {"experiments": {"bergamin_mnist": {"approximation": {"dtype": "float16"}}}})
+
+
 @pytest.mark.parametrize(
     ("method_samples", "expected"),
     [

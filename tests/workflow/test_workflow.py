@@ -237,6 +237,23 @@ def test_rerun_after_editing_wg_touches_only_its_jobs(tiny_run):
     assert not [p for p in added if p.startswith(("results/map/", "results/reference/", "data/"))]
 
 
+def test_one_experiments_dtype_reruns_exactly_its_approximations(tiny_run, tmp_path):
+    """`experiments.<name>.approximation.dtype` (quick scale: float32 for Bergamin et al.'s CNN, as
+    their torch code ran) reaches that experiment's approximation jobs and no other experiment's."""
+    before = planned_outputs(run_snakemake("-n", "--configfile", "config/tiny.yaml", cwd=tiny_run).stdout)
+    overrides = tmp_path / "float32.yaml"
+    overrides.write_text("experiments: {bergamin_mnist: {approximation: {dtype: float32}}}\n")
+    result = run_snakemake("-n", "--configfile", "config/tiny.yaml", str(overrides), cwd=tiny_run)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    added = planned_outputs(result.stdout) - before
+    approximations = {p.rstrip(",") for p in added if p.startswith("results/approximation/") and p.endswith(".npz")}
+    mnist = TINY_CONFIG["experiments"]["bergamin_mnist"]
+    expected = declared_count(mnist) * len(mnist["methods"]) * TINY_CONFIG["approximation"]["repetitions"]
+    assert len(approximations) == expected, sorted(approximations)
+    assert all(p.split("/")[2].endswith("-cnn") for p in approximations), sorted(approximations)
+    assert "'dtype': 'float32'" in result.stdout
+
+
 def test_tiny_run_bnn_classifier_outputs(tiny_run):
     """Hartmann et al. (2026), App. D (Figs. 8-9) at tiny scale: every optimum fits the banana
     subset, its Fisher spectrum drops before d = 37, every WG solve is counted, and the
