@@ -435,6 +435,38 @@ def test_newton_solver_gives_the_levenberg_marquardt_draws():
     assert int(jnp.max(newton.num_steps)) < 20  # Newton converges in a few steps (Corollary 1)
 
 
+@pytest.mark.parametrize("name", ["berngp", "poisreg"])
+def test_fixed_point_solver_gives_the_levenberg_marquardt_draws(name):
+    """theta <- theta - (Log(theta) - V) (D Log = I at the MAP; no Jacobian) converges to the same
+    preimages as Levenberg-Marquardt, one Log evaluation a step (more steps than Newton's)."""
+    approx, lm, velocities = _glm_draws(name)
+    _, fixed, _ = _glm_draws(name, "fixed_point")
+    np.testing.assert_array_equal(fixed.result_code, 0)
+    assert float(jnp.max(fixed.residual)) < 1e-6
+    np.testing.assert_allclose(jax.jit(jax.vmap(approx.log_map))(fixed.theta), velocities, rtol=0, atol=1e-6)
+    np.testing.assert_allclose(fixed.theta, lm.theta, rtol=0, atol=1e-7)
+    _, newton, _ = _glm_draws(name, "newton")
+    assert float(jnp.mean(fixed.num_steps)) > float(jnp.mean(newton.num_steps))
+
+
+def test_fixed_point_stops_at_its_own_cap_and_the_fallback_solves_the_rest():
+    """With a fallback, fixed_point runs at most ``fixed_point_steps`` steps (not ``fallback_after``),
+    and Levenberg-Marquardt solves again exactly the samples it left unsolved."""
+    posterior, theta_hat = _posterior_and_map("poisreg")
+    key = jax.random.PRNGKey(9)
+    alone = wg.fit(posterior, wg.Config.from_mapping(_config(solver="fixed_point", fallback="none", max_steps=10)),
+                   key, mode=theta_hat).approximation.sample(key, 50)
+    unsolved = ~np.asarray(alone.successful)
+    assert 0 < unsolved.sum() < 50, unsolved.sum()
+    settings = _config(solver="fixed_point", fallback="levenberg_marquardt", fixed_point_steps=10, fallback_after=1)
+    draws = wg.fit(posterior, wg.Config.from_mapping(settings), key, mode=theta_hat).approximation.sample(key, 50)
+    np.testing.assert_array_equal(np.asarray(draws.fallback), unsolved)
+    np.testing.assert_array_equal(draws.result_code, 0)
+    solved = ~unsolved
+    np.testing.assert_array_equal(np.asarray(draws.theta)[solved], np.asarray(alone.theta)[solved])
+    assert np.all(np.asarray(draws.num_steps)[unsolved] > 10)
+
+
 @pytest.mark.parametrize("name", ["growth", "berngp"])
 def test_matrix_free_solver_gives_the_levenberg_marquardt_draws(name):
     """levenberg_marquardt_lsmr (LSMR steps from JVPs/VJPs, no Jacobian) inverts the log map of a
@@ -613,11 +645,17 @@ def test_exp_map_settings_reject_bad_values_naming_the_config_key(overrides, key
 
 
 def test_auto_resolves_to_newton_with_a_fallback_and_to_levenberg_marquardt_without_one():
-    """``auto``: Newton (with the Levenberg-Marquardt fallback) on an affine embedding;
+    """``auto``: Newton (with the Levenberg-Marquardt fallback) on an affine embedding below
+    ``fixed_point_from_dim`` parameters, the fixed-point iteration from there on;
     Levenberg-Marquardt on any other, where a fallback to itself would be pointless."""
     auto = ExpMapSettings()
     affine = auto.resolve(_bernreg())
     assert (str(affine.solver), str(affine.fallback), affine.has_fallback) == ("newton", "levenberg_marquardt", True)
+    assert affine.first_solver_steps == affine.fallback_after
+    # from fixed_point_from_dim parameters on (D = 8 here), the fixed-point iteration with its own step cap
+    wide = ExpMapSettings(fixed_point_from_dim=8).resolve(_berngp())
+    assert (str(wide.solver), wide.has_fallback, wide.first_solver_steps) == ("fixed_point", True, 64)
+    assert str(ExpMapSettings(fixed_point_from_dim=9).resolve(_berngp()).solver) == "newton"
     other = auto.resolve(_growth())
     assert (str(other.solver), other.has_fallback) == ("levenberg_marquardt", False)
     assert ExpMapSettings(solver="bfgs", fallback="none").resolve(_growth()).has_fallback is False
