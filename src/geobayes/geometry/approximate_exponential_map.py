@@ -68,10 +68,10 @@ class ExpMapSettings(eqx.Module):
         ``levenberg_marquardt`` (any embedding), ``newton`` (root find of ``Log(theta) = V``),
         ``fixed_point`` (``theta <- theta - (Log(theta) - V)``) or ``auto`` (where the target's
         embedding is affine: ``fixed_point`` from ``fixed_point_from_dim`` parameters on, Newton
-        below; Levenberg-Marquardt otherwise; resolved by :meth:`resolve`). For an affine embedding of an exponential
-        family with a Gaussian prior, ``Log(theta) - V = M grad Phi(theta)`` with a constant
-        invertible ``M`` and ``Phi`` strongly convex (Corollary 1, the ``u o h + v`` of App. B),
-        so the Newton root find takes exactly the Newton steps of minimising ``Phi``.
+        below; Levenberg-Marquardt otherwise; resolved by :meth:`resolve`). For an affine
+        embedding of an exponential family with a Gaussian prior,
+        ``Log(theta) - V = M grad Phi(theta)`` with a constant invertible ``M`` and ``Phi``
+        strongly convex (Corollary 1, the ``u o h + v`` of App. B), so the Newton root find takes exactly the Newton steps of minimising ``Phi``.
         ``bfgs`` minimises ``|Log(theta) - V|^2 / 2`` with gradients only, as Hartmann et al.
         (2026), Sec. 5.3.2 do for the 142-parameter network, where a D-column Jacobian per
         Levenberg-Marquardt step costs ~30x more (and did not converge in 2,000 steps).
@@ -89,6 +89,7 @@ class ExpMapSettings(eqx.Module):
         sample, with no failure; on the regressions (D = 3-25) Newton's few steps cost less
         (benchmarks/bench_wg_sampling.py). Linear, not quadratic, convergence: where a sample is
         far from ``theta*`` the iteration may not contract, and the fallback solves it.
+    rtol, atol
         Optimistix tolerances.
     max_steps
         Iteration cap per sample.
