@@ -66,7 +66,8 @@ def test_small_configs_have_exactly_the_paper_keys(name):
     assert paper <= small, sorted(paper - small)
     extra = sorted(p for p in small - paper
                    if not (p.startswith("reference.posterior_overrides.") or ".method_samples." in p
-                           or ".posterior_method_samples." in p or re.fullmatch(r"experiments\.\w+\.approximation\.dtype", p)))
+                           or ".posterior_method_samples." in p
+                           or re.fullmatch(r"experiments\.\w+\.approximation\.dtype", p)))
     assert not extra, extra
 
 

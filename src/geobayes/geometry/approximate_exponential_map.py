@@ -71,7 +71,8 @@ class ExpMapSettings(eqx.Module):
         below; Levenberg-Marquardt otherwise; resolved by :meth:`resolve`). For an affine
         embedding of an exponential family with a Gaussian prior,
         ``Log(theta) - V = M grad Phi(theta)`` with a constant invertible ``M`` and ``Phi``
-        strongly convex (Corollary 1, the ``u o h + v`` of App. B), so the Newton root find takes exactly the Newton steps of minimising ``Phi``.
+        strongly convex (Corollary 1, the ``u o h + v`` of App. B), so the Newton root find takes
+        exactly the Newton steps of minimising ``Phi``.
         ``bfgs`` minimises ``|Log(theta) - V|^2 / 2`` with gradients only, as Hartmann et al.
         (2026), Sec. 5.3.2 do for the 142-parameter network, where a D-column Jacobian per
         Levenberg-Marquardt step costs ~30x more (and did not converge in 2,000 steps).
