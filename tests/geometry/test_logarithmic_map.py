@@ -3,11 +3,14 @@
 The metric throughout is the Monge metric of a Gaussian (RLA-BLog's manifold P), whose
 geodesics from the mean are known in closed form when the precision is isotropic.
 Each (dimension, settings) pair costs a compilation of several seconds, so the tests share
-two, D = 2 and D = 5, solved one target at a time. A log map starved of Newton iterations,
-in a lock-step batch, is tested through RLA-BLog (tests/methods/test_rla_blog.py).
+two, D = 2 and D = 5, solved one target at a time with the default (chord) corrector, and
+Newton's corrector on D = 5. A log map starved of corrector iterations, in a lock-step batch,
+is tested through RLA-BLog (tests/methods/test_rla_blog.py).
 """
 
 from __future__ import annotations
+
+import dataclasses
 
 import jax.numpy as jnp
 import numpy as np
@@ -26,6 +29,8 @@ from geobayes.settings import from_mapping
 BATCH = 6
 DIMS = (2, 5)
 SETTINGS = LogMapSettings()
+#: Newton's corrector with the budgets it had as the default (128 iterations, 5 a stage).
+NEWTON = LogMapSettings(corrector="newton", max_steps=128, stage_max_steps=5)
 #: Independent Exp map, three orders tighter than the shots.
 REFERENCE_ODE = OdeSettings(rtol=1e-11, atol=1e-13, max_steps=100_000)
 #: |Exp(Log x) - x| <= atol (residual, 1e-8) + global error of shots at rtol 1e-8.
@@ -124,6 +129,40 @@ def test_continuation_reaches_targets_on_a_steep_paraboloid():
     assert np.all(stretch > 2.0)
 
 
+def test_chord_and_newton_correctors_reach_the_same_velocities():
+    """Where the branch from v = 0 is unique (eig(P) in [0.3, 30], D = 5) the two correctors
+    find the same log map; the chord method reuses one Jacobian a stage, so it takes more
+    (cheaper) iterations than Newton (measured: 1.1-5x less time, benchmarks/bench_log_map.py)."""
+    assert SETTINGS.corrector == "chord"
+    metric = _anisotropic(5, seed=5)
+    targets = _gaussian_draws(metric, BATCH, seed=105)
+    chord = logarithmic_map(metric, None, metric.mean, targets, SETTINGS)
+    newton = logarithmic_map(metric, None, metric.mean, targets, NEWTON)
+    assert bool(np.all(chord.successful)) and bool(np.all(newton.successful)), (chord, newton)
+    np.testing.assert_allclose(chord.velocities, newton.velocities, rtol=0, atol=10 * ROUND_TRIP_TOL)
+    assert float(jnp.max(jnp.abs(chord.velocities - (targets - metric.mean)))) > 0.1  # curved
+    assert np.all(np.asarray(chord.num_steps) > np.asarray(newton.num_steps))
+    assert not bool(np.any(chord.fallback)) and not bool(np.any(newton.fallback))
+
+
+def test_newton_solves_again_what_the_chord_method_left_unsolved():
+    """Starved of iterations a stage, the chord method cannot converge: without a fallback it
+    reports every target failed; with Newton's (the default) those targets are solved again,
+    marked, with both solves' iterations counted."""
+    metric = _anisotropic(5, seed=5)
+    targets = _gaussian_draws(metric, BATCH, seed=105)
+    starved = LogMapSettings(stage_max_steps=1, max_steps=64, fallback="none")
+    failed = logarithmic_map(metric, None, metric.mean, targets, starved)
+    assert not bool(np.any(failed.successful)) and not bool(np.any(failed.fallback))
+    assert set(np.asarray(failed.result_code).tolist()) <= {7, 8}
+    rescued = logarithmic_map(metric, None, metric.mean, targets, dataclasses.replace(starved, fallback="newton"))
+    assert bool(np.all(rescued.successful)) and bool(np.all(rescued.fallback)), rescued
+    np.testing.assert_array_equal(rescued.result_code, 0)
+    newton = logarithmic_map(metric, None, metric.mean, targets, dataclasses.replace(NEWTON, max_steps=64))
+    np.testing.assert_allclose(rescued.velocities, newton.velocities, rtol=0, atol=10 * ROUND_TRIP_TOL)
+    assert np.all(np.asarray(rescued.num_steps) > np.asarray(newton.num_steps))
+
+
 def test_failed_shot_gives_nan_residual():
     """A shot that cannot reach t = 1 returns NaN, so Newton stops on non-finite values
     instead of chasing the point where the solver stopped."""
@@ -163,12 +202,14 @@ def test_settings_from_config():
     assert (settings.ode.solver, settings.ode.rtol, settings.ode.atol) == ("dopri5", 1e-9, 1e-10)
     assert settings.ode.max_steps == 16384 and isinstance(settings.ode.max_steps, int)
     defaults = LogMapSettings()
-    optional = ("stage_max_steps", "first_stage", "min_stage", "batch_size")
+    optional = ("corrector", "fallback", "stage_max_steps", "first_stage", "min_stage", "batch_size")
     assert all(getattr(settings, key) == getattr(defaults, key) for key in optional)
+    assert defaults.corrector == "chord"
     changed = from_mapping(
-        LogMapSettings, {**CONFIG, "stage_max_steps": 6, "first_stage": 1, "batch_size": 0}, "approximation.log_map"
+        LogMapSettings, {**CONFIG, "corrector": "newton", "stage_max_steps": 6, "first_stage": 1, "batch_size": 0},
+        "approximation.log_map",
     )
-    assert (changed.stage_max_steps, changed.first_stage, changed.batch_size) == (6, 1.0, 0)
+    assert (changed.corrector, changed.stage_max_steps, changed.first_stage, changed.batch_size) == ("newton", 6, 1.0, 0)
 
 
 @pytest.mark.parametrize(
@@ -182,6 +223,8 @@ def test_settings_from_config():
         ({"ode_atol": 0.0}, r"approximation\.ode: rtol and atol"),
         ({"first_stage": 2.0}, r"first_stage"),
         ({"batch_size": -1}, r"approximation\.log_map\.batch_size"),
+        ({"corrector": "broyden"}, r"approximation\.log_map\.corrector: expected one of chord, newton, got 'broyden'"),
+        ({"fallback": "lm"}, r"approximation\.log_map\.fallback: expected one of newton, none, got 'lm'"),
     ],
 )
 def test_settings_from_config_name_the_bad_key(change, match):

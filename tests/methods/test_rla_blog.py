@@ -25,11 +25,12 @@ MEAN, COV = (np.asarray(a) for a in POSTERIOR.model.exact_posterior(POSTERIOR.da
 MODE = jnp.asarray(MEAN)
 #: Exp map far tighter than the log map's residual (1e-8), so that the latter dominates.
 TIGHT_ODE = {"solver": "dopri5", "rtol": 1e-10, "atol": 1e-12, "max_steps": 100_000}
-#: Log-map settings of config/config.yaml (budget 128), one draw after another.
+#: Log-map settings of config/config.yaml (chord corrector, budget 1024), one draw after another.
 LOG_MAP = {
+    "corrector": "chord",
     "rtol": 1e-8,
     "atol": 1e-8,
-    "max_steps": 128,
+    "max_steps": 1024,
     "ode_rtol": 1e-9,
     "ode_atol": 1e-10,
     "ode_max_steps": 16384,
@@ -47,7 +48,7 @@ def _fit(name, config):
 def blog_draws():
     config = {"ode": TIGHT_ODE, "log_map": LOG_MAP}
     approximation = rla_blog.fit(POSTERIOR, rla_blog.Config.from_mapping(config), KEY, mode=MODE).approximation
-    assert approximation.log_map.max_steps == 128 and approximation.ode.rtol == 1e-10
+    assert approximation.log_map.max_steps == 1024 and approximation.ode.rtol == 1e-10
     draws, log = approximation.sample_with_log_map(KEY, N)
     return approximation, draws, log
 
@@ -65,7 +66,7 @@ def test_fit_result_and_sample_protocol(blog_draws):
     assert draws.theta.shape == (N, 3) and draws.theta.dtype == jnp.float64
     assert bool(np.all(draws.successful)) and bool(np.all(log.successful))
     np.testing.assert_array_equal(draws.result_code, 0)
-    # num_steps counts the Exp map only (the paper's T); the log map's Newton steps are apart.
+    # num_steps counts the Exp map only (the paper's T); the log map's corrector steps are apart.
     assert np.all(np.asarray(draws.num_steps) >= 1) and np.all(np.asarray(log.num_steps) >= 1)
     again = approximation.sample(KEY, N)
     for a, b in zip(again, draws):
@@ -116,14 +117,17 @@ def test_wasserstein_at_monte_carlo_level_and_rla_b_is_not(blog_draws):
 
 
 def test_failed_log_map_is_reported_in_the_draws():
-    """A budget of one Newton iteration; all draws in one lock-step ``vmap`` batch."""
+    """A budget of one corrector iteration; all draws in one lock-step ``vmap`` batch, the
+    fallback's too."""
     log_map = {**LOG_MAP, "max_steps": 1, "batch_size": 0}
     approximation = rla_blog.fit(POSTERIOR, rla_blog.Config.from_mapping({"log_map": log_map}), KEY, mode=MODE).approximation
     assert (approximation.log_map.max_steps, approximation.log_map.batch_size) == (1, 0)
     draws, log = approximation.sample_with_log_map(KEY, 4)
     np.testing.assert_array_equal(log.successful, False)
     np.testing.assert_array_equal(log.result_code, 7)  # optimistix nonlinear_max_steps_reached
-    np.testing.assert_array_equal(log.num_steps, 1)
+    # The chord's one iteration, then the Newton fallback's one: both counted, both failed.
+    np.testing.assert_array_equal(log.fallback, True)
+    np.testing.assert_array_equal(log.num_steps, 2)
     np.testing.assert_array_equal(draws.successful, False)
     np.testing.assert_array_equal(draws.result_code, rla_blog.LOG_MAP_FAILURE_OFFSET + 7)
     np.testing.assert_array_equal(draws.num_steps, 0)
