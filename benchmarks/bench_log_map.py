@@ -8,7 +8,8 @@ which the branch tangent needs anyway, reused for every iteration). This script 
 process and on the pipeline's own targets (``m + thetabar`` with the key the ``approximate`` job
 folds for repetition 0), the log maps of ``--n`` targets with each corrector of ``--correctors``
 (``name[:stage_max_steps[:max_steps]]``; missing values are the config's), compiled ahead of time
-and run ``--repeats`` times interleaved. Per case and corrector it records: solved targets, result
+and run ``--repeats`` times interleaved. Per case and corrector it records: solved targets, those
+Newton's fallback solved again (``fallbacks``; the records of stop 43 predate this field), result
 codes, median and max corrector iterations, the median seconds per target, and, against the first
 corrector, the targets whose velocities agree to ``--agree`` (max norm) and, where both solved but
 disagree, the difference of the geodesics' lengths ``|v|`` (the metric is ``I`` at the mode, so
@@ -148,7 +149,7 @@ def main(argv=None) -> int:
             row = {
                 "experiment": experiment, "posterior": name, "dim": int(mode.shape[0]), "corrector": label,
                 "stage_max_steps": entry["settings"].stage_max_steps, "max_steps": entry["settings"].max_steps,
-                "n": args.n, "solved": int(ok.sum()), "result_codes": sorted({int(c) for c in np.asarray(log.result_code)}),
+                "n": args.n, "solved": int(ok.sum()), "fallbacks": int(np.asarray(log.fallback).sum()), "result_codes": sorted({int(c) for c in np.asarray(log.result_code)}),
                 "steps_median": float(np.median(steps)), "steps_max": int(steps.max()),
                 "s_per_target": statistics.median(entry["times"]) / args.n, "compile_s": entry["compile_s"],
                 "agree_with_baseline": int((both & (distance <= args.agree)).sum()),
@@ -157,7 +158,8 @@ def main(argv=None) -> int:
             }
             row["speedup_over_baseline"] = rows_baseline_time(results, correctors) / statistics.median(entry["times"])
             rows.append(row)
-            print(f"{name:32s} D={row['dim']:3d} {label:16s} solved {row['solved']:3d}/{args.n} codes {row['result_codes']} "
+            print(f"{name:32s} D={row['dim']:3d} {label:16s} solved {row['solved']:3d}/{args.n} (fallback {row['fallbacks']}) "
+                  f"codes {row['result_codes']} "
                   f"steps {row['steps_median']:7.1f} (max {row['steps_max']:5d}) {row['s_per_target']:8.4f} s/target "
                   f"x{row['speedup_over_baseline']:6.2f}  agree {row['agree_with_baseline']:3d} differ {row['differ_from_baseline']:3d} "
                   f"dlen {['%.1e' % x for x in row['length_minus_baseline_where_differ']]}", flush=True)

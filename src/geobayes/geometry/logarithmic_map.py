@@ -433,16 +433,18 @@ def logarithmic_map(
     geodesics the continuation's was the shorter one in most cases. Raw-input Heart
     (eig(P) up to 3e6) is beyond these defaults: all of six targets failed (code 7).
 
-    The chord corrector (``benchmarks/bench_log_map.py``, ``benchmarks/results/log_map.json``,
+    The chord corrector (``benchmarks/bench_log_map.py``, ``benchmarks/results/log_map_*.json``,
     the pipeline's own targets, one process): a chord iteration is one shot, a Newton
     iteration ``D + 1`` (at D = 31 a Jacobian took 40x a shot's 1.2 ms). On the banana,
-    Gaussians and standardised logistic regressions (D = 2-25) chord took 1.1-5.2x less time
+    Gaussians and standardised logistic regressions (D = 2-25) chord took 1.1-4.5x less time
     in 3-7x the iterations (median 33-260, max 544: hence its budget of 1024) and reached the
     same velocities, except on 2 of 20 German targets. On the Snelson networks (D = 31, eig(P)
-    up to 4e5) it was NETWORK_SPEEDUP. Where the two differed, both velocities solved the
-    problem and had the same length to 1e-4 (|v| ~ 20): near-mirror geodesics that climb
-    the paraboloid's steepest direction on either side, a log map near a conjugate point;
-    chord's was the shorter in every such case measured.
+    up to 4e5) it was 30-32x faster on standardised inputs (0.47-0.80 s a target against
+    15-24) and 1.6x and 9.5x on raw ones, where the fallback solved 3 of 8 targets again at
+    Newton's price. Where the two differed, both velocities solved the problem and had the
+    same length to 1e-4 (|v| ~ 20): near-mirror geodesics that climb the paraboloid's
+    steepest direction on either side, a log map near a conjugate point; chord's was the
+    shorter in every such case but one, longer by 2e-6.
     """
     base_point = jnp.asarray(base_point)
     targets = jnp.asarray(targets)
