@@ -182,12 +182,13 @@ def refill_waste(num_steps, lanes: int, order=None) -> float:
 
 
 def solve_unsolved(solve: Callable, rows: jax.Array, unsolved: jax.Array, chunk_size: int):
-    """``solve`` (one row to a tuple of per-row outputs) on the rows of ``rows``
-    where ``unsolved`` is True, ``chunk_size`` of them at a time under ``vmap``.
+    """``solve`` (one row to a tuple of per-row outputs) on those ``rows`` where ``unsolved``
+    is True, ``chunk_size`` of them at a time under ``vmap``: the fallback solve of WG's
+    inversion and of RLA-BLog's log map.
 
     The unsolved rows are moved to the front (stable order) and solved chunk by chunk in a
     ``while_loop`` that stops after the chunk holding the last of them, so the cost grows with
-    their count: none unsolved, no solve. Returns the per-sample outputs in the order of
+    their count: none unsolved, no solve. Returns the per-row outputs in the order of
     ``rows``; rows that were not unsolved hold values to be discarded.
     """
     n = rows.shape[0]

@@ -209,7 +209,8 @@ def test_settings_from_config():
         LogMapSettings, {**CONFIG, "corrector": "newton", "stage_max_steps": 6, "first_stage": 1, "batch_size": 0},
         "approximation.log_map",
     )
-    assert (changed.corrector, changed.stage_max_steps, changed.first_stage, changed.batch_size) == ("newton", 6, 1.0, 0)
+    chosen = (changed.corrector, changed.stage_max_steps, changed.first_stage, changed.batch_size)
+    assert chosen == ("newton", 6, 1.0, 0)
 
 
 @pytest.mark.parametrize(

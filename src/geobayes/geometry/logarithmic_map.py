@@ -465,9 +465,10 @@ def logarithmic_map(
     newton = lambda x: _log_one(metric, posterior, base_point, x, settings.fallback_settings)  # noqa: E731
     chunk = settings.batch_size or targets.shape[0]
     again = solve_unsolved(newton, targets, unsolved, chunk)
-    first = (velocities, successful, codes, steps, residuals)
-    velocities, successful, codes, steps, residuals = (
-        jnp.where(unsolved.reshape(-1, *([1] * (one.ndim - 1))), two, one) for one, two in zip(first, again, strict=True)
+    velocities = jnp.where(unsolved[:, None], again[0], velocities)
+    successful, codes, residuals = (
+        jnp.where(unsolved, second, first)
+        for first, second in zip((successful, codes, residuals), (again[1], again[2], again[4]), strict=True)
     )
-    steps = jnp.where(unsolved, first[3] + again[3], steps)
+    steps = jnp.where(unsolved, steps + again[3], steps)
     return LogMapResult(velocities, successful, codes, steps, residuals, unsolved)
