@@ -179,39 +179,3 @@ def refill_waste(num_steps, lanes: int, order=None) -> float:
         free[lane] += max(int(k), 1)
     iterations = int(free.max())
     return float(1.0 - steps.sum() / (lanes * iterations)) if iterations > 0 else 0.0
-
-
-def solve_unsolved(solve: Callable, rows: jax.Array, unsolved: jax.Array, chunk_size: int):
-    """``solve`` (one row to a tuple of per-row outputs) on those ``rows`` where ``unsolved``
-    is True, ``chunk_size`` of them at a time under ``vmap``: the fallback solve of WG's
-    inversion and of RLA-BLog's log map.
-
-    The unsolved rows are moved to the front (stable order) and solved chunk by chunk in a
-    ``while_loop`` that stops after the chunk holding the last of them, so the cost grows with
-    their count: none unsolved, no solve. Returns the per-row outputs in the order of
-    ``rows``; rows that were not unsolved hold values to be discarded.
-    """
-    n = rows.shape[0]
-    chunk = min(chunk_size, n)
-    chunks = -(-n // chunk)
-    order = jnp.argsort(~unsolved, stable=True)
-    padded = rows[order]
-    if chunks * chunk > n:
-        padded = jnp.concatenate([padded, jnp.repeat(padded[-1:], chunks * chunk - n, axis=0)])
-    count = jnp.sum(unsolved)
-    shapes = jax.eval_shape(jax.vmap(solve), padded[:chunk])
-    out = jax.tree_util.tree_map(lambda s: jnp.zeros((chunks * chunk, *s.shape[1:]), s.dtype), shapes)
-
-    def more(state):
-        i, _ = state
-        return i * chunk < count
-
-    def next_chunk(state):
-        i, out = state
-        result = jax.vmap(solve)(jax.lax.dynamic_slice_in_dim(padded, i * chunk, chunk))
-        return i + 1, jax.tree_util.tree_map(lambda o, r: jax.lax.dynamic_update_slice_in_dim(o, r, i * chunk, 0),
-                                             out, result)
-
-    _, out = jax.lax.while_loop(more, next_chunk, (jnp.asarray(0), out))
-    inverse = jnp.argsort(order)
-    return jax.tree_util.tree_map(lambda y: y[:n][inverse], out)

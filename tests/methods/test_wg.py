@@ -28,8 +28,7 @@ from scipy.stats import multivariate_normal
 from geobayes.data.linear_gaussian import simulate_linear_gaussian
 from geobayes.dataset import Dataset
 from geobayes.families import Bernoulli, Categorical, GaussianFixedCovariance, GaussianFixedVariance
-from geobayes.batching import solve_unsolved
-from geobayes.geometry.approximate_exponential_map import RESIDUAL_FAILURE, ExpMapSettings
+from geobayes.geometry.approximate_exponential_map import RESIDUAL_FAILURE, ExpMapSettings, solve_unsolved
 from geobayes.geometry.approximate_log_map import ApproximateLogMap
 from geobayes.methods import ApproximateDraws, get_method, method_config, summarise_draws
 from geobayes.methods import wg

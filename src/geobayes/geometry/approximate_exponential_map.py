@@ -19,7 +19,7 @@ import jax.numpy as jnp
 import lineax as lx
 import optimistix as optx
 
-from geobayes.batching import Schedule, scheduled_map, solve_unsolved
+from geobayes.batching import Schedule, scheduled_map
 from geobayes.geometry.approximate_log_map import ApproximateLogMap
 from geobayes.settings import enum_converter
 
@@ -270,6 +270,41 @@ def _per_sample_solve(log_map: ApproximateLogMap, name: str, settings: ExpMapSet
         return theta, code == 0, code, sol.stats["num_steps"], residual
 
     return one
+
+
+def solve_unsolved(solve: Callable, velocities: jax.Array, unsolved: jax.Array, chunk_size: int):
+    """``solve`` (per sample, as :func:`_per_sample_solve` returns) on the rows of ``velocities``
+    where ``unsolved`` is True, ``chunk_size`` of them at a time under ``vmap``.
+
+    The unsolved rows are moved to the front (stable order) and solved chunk by chunk in a
+    ``while_loop`` that stops after the chunk holding the last of them, so the cost grows with
+    their count: none unsolved, no solve. Returns the per-sample outputs in the order of
+    ``velocities``; rows that were not unsolved hold values to be discarded.
+    """
+    n = velocities.shape[0]
+    chunk = min(chunk_size, n)
+    chunks = -(-n // chunk)
+    order = jnp.argsort(~unsolved, stable=True)
+    padded = velocities[order]
+    if chunks * chunk > n:
+        padded = jnp.concatenate([padded, jnp.repeat(padded[-1:], chunks * chunk - n, axis=0)])
+    count = jnp.sum(unsolved)
+    shapes = jax.eval_shape(jax.vmap(solve), padded[:chunk])
+    out = jax.tree_util.tree_map(lambda s: jnp.zeros((chunks * chunk, *s.shape[1:]), s.dtype), shapes)
+
+    def more(state):
+        i, _ = state
+        return i * chunk < count
+
+    def next_chunk(state):
+        i, out = state
+        result = jax.vmap(solve)(jax.lax.dynamic_slice_in_dim(padded, i * chunk, chunk))
+        return i + 1, jax.tree_util.tree_map(lambda o, r: jax.lax.dynamic_update_slice_in_dim(o, r, i * chunk, 0),
+                                             out, result)
+
+    _, out = jax.lax.while_loop(more, next_chunk, (jnp.asarray(0), out))
+    inverse = jnp.argsort(order)
+    return jax.tree_util.tree_map(lambda y: y[:n][inverse], out)
 
 
 def approximate_exponential_map(

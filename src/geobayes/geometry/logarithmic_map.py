@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 from typing import NamedTuple
 
 import diffrax
@@ -12,7 +11,6 @@ import jax.numpy as jnp
 import jax.scipy.linalg as jsl
 import optimistix as optx
 
-from geobayes.batching import solve_unsolved
 from geobayes.geometry.exponential_map import OdeSettings, solve_geodesic
 from geobayes.geometry.metric import Metric
 
@@ -29,8 +27,8 @@ _NONFINITE = optx.RESULTS.nonfinite._value
 CORRECTORS = ("chord", "newton")
 #: Fallbacks for the targets the chord corrector leaves unsolved (``LogMapSettings.fallback``).
 FALLBACKS = ("newton", "none")
-#: Newton iterations a stage in the fallback (the cap Yu et al.'s networks were solved with).
-FALLBACK_STAGE_MAX_STEPS = 10
+#: Newton iterations of a stage in the fallback (the cap Yu et al.'s networks were solved with).
+NEWTON_STAGE_MAX_STEPS = 10
 
 
 class LogMapSettings(eqx.Module):
@@ -53,14 +51,15 @@ class LogMapSettings(eqx.Module):
           branch tangent needs anyway. One forward-mode Jacobian (``D`` tangent solves) per
           accepted stage; each iteration costs one shot. Converges linearly, so a stage takes
           more iterations than Newton's, each ~40x cheaper at D = 31.
-        * ``"newton"``: Newton's method (``optimistix.Newton``), a fresh Jacobian every
-          iteration. The corrector of earlier releases.
+        * ``"newton"``: Newton's method, a fresh Jacobian every iteration (the corrector of
+          earlier releases, then ``optimistix.Newton``; now the same loop as the chord's with
+          the Jacobian refreshed, same iterations on the networks' targets).
 
         Both reach the same velocity where the branch is unique; see the Notes of
         :func:`logarithmic_map` for where they differ.
     fallback
         With the chord corrector, ``"newton"`` (default) solves the targets it left unsolved
-        again, from the start, with Newton's corrector (:data:`FALLBACK_STAGE_MAX_STEPS`
+        again, from the start, with Newton's corrector (:data:`NEWTON_STAGE_MAX_STEPS`
         iterations a stage, the same budget), and only those (``LogMapResult.fallback``);
         ``"none"`` keeps them as failures. Next to a conjugate point the chord's kept Jacobian
         can fail at any stage length where Newton's fresh ones converge (3 of 8 targets on a
@@ -86,6 +85,9 @@ class LogMapSettings(eqx.Module):
         them one after another, ``0`` all at once, ``k`` in chunks of ``k``. Under ``vmap``
         every loop runs until its slowest member is done: on CPU one at a time was 2-7x
         faster (Notes of :func:`logarithmic_map`); on an accelerator batches should pay.
+        Under ``vmap`` the conditional Jacobians (the chord's kept one, Newton's refresh, the
+        fallback pass) become selects that compute both branches, so a batch pays a Jacobian
+        every iteration, as Newton's corrector does (not measured).
     ode_rtol, ode_atol, ode_max_steps
         Dopri5 settings of each shot (:attr:`ode`).
 
@@ -110,11 +112,6 @@ class LogMapSettings(eqx.Module):
     def has_fallback(self) -> bool:
         """Whether targets the chord corrector leaves unsolved are solved again by Newton's."""
         return self.corrector == "chord" and self.fallback == "newton"
-
-    @property
-    def fallback_settings(self) -> LogMapSettings:
-        """These settings with Newton's corrector, as the fallback runs."""
-        return dataclasses.replace(self, corrector="newton", stage_max_steps=FALLBACK_STAGE_MAX_STEPS)
 
     @property
     def ode(self) -> OdeSettings:
@@ -224,56 +221,46 @@ class _Corrected(NamedTuple):
     num_steps: jax.Array
 
 
-def _newton(predicted, jacobian_lu, args, settings: LogMapSettings, max_steps: int) -> _Corrected:
-    """Newton's method from ``predicted`` (``optimistix.Newton``; ``jacobian_lu`` unused)."""
-    del jacobian_lu
-    solution = optx.root_find(
-        _shot_residual,
-        optx.Newton(rtol=settings.rtol, atol=settings.atol),
-        predicted,
-        args=args,
-        max_steps=max_steps,
-        throw=False,
-    )
-    return _Corrected(solution.value, solution.result._value, solution.stats["num_steps"])
+def _correct(predicted, jacobian_lu, args, settings: LogMapSettings, max_steps, newton) -> _Corrected:
+    """Newton-type iteration ``v <- v - J^{-1} F(v)`` from ``predicted``.
 
-
-def _chord(predicted, jacobian_lu, args, settings: LogMapSettings, max_steps: int) -> _Corrected:
-    """The chord method from ``predicted``: ``v <- v - J^{-1} F(v)`` with a fixed ``J``.
-
-    ``J`` (as its LU factors) is the shot's Jacobian at the last accepted velocity of the
-    continuation. Stops as Newton does (``|F(v)|_max < atol`` and a last step below
-    ``atol + rtol |v|``), on non-finite values, or after ``max_steps`` iterations.
+    With ``newton`` False this is the chord method: ``J`` (as its LU factors) stays the shot's
+    Jacobian at the last accepted velocity of the continuation. With ``newton`` True, ``J`` is
+    formed anew at every iterate (Newton's method). ``newton`` and ``max_steps`` are traced, so
+    both correctors are one compiled loop. Stops once ``|F(v)|_max < atol`` and the last step
+    is below ``atol + rtol |v|`` componentwise, on non-finite values, or after ``max_steps``
+    iterations.
     """
 
     def iterate(state):
-        velocity, count, _, _ = state
+        velocity, lu, count, _, _ = state
+        lu = jax.lax.cond(
+            newton, lambda v: jsl.lu_factor(jax.jacfwd(_shot_residual)(v, args)), lambda v: lu, velocity
+        )
         residual = _shot_residual(velocity, args)
-        update = jsl.lu_solve(jacobian_lu, residual)
+        update = jsl.lu_solve(lu, residual)
         velocity = velocity - update
         converged = (jnp.max(jnp.abs(residual)) < settings.atol) & jnp.all(
             jnp.abs(update) <= settings.atol + settings.rtol * jnp.abs(velocity)
         )
-        return velocity, count + 1, converged, ~jnp.all(jnp.isfinite(velocity))
+        return velocity, lu, count + 1, converged, ~jnp.all(jnp.isfinite(velocity))
 
     def running(state):
-        _, count, converged, nonfinite = state
+        *_, count, converged, nonfinite = state
         return (count < max_steps) & ~converged & ~nonfinite
 
-    start = (predicted, jnp.asarray(0), jnp.asarray(False), jnp.asarray(False))
-    velocity, count, converged, nonfinite = jax.lax.while_loop(running, iterate, start)
+    start = (predicted, jacobian_lu, jnp.asarray(0), jnp.asarray(False), jnp.asarray(False))
+    velocity, _, count, converged, nonfinite = jax.lax.while_loop(running, iterate, start)
     code = jnp.where(converged, _SUCCESS, jnp.where(nonfinite, _NONFINITE, _MAX_STEPS_REACHED))
     return _Corrected(velocity, code, count)
 
 
-_CORRECTOR_STEPS = {"chord": _chord, "newton": _newton}
-
-
-def _log_one(metric, posterior, base_point, target, settings: LogMapSettings):
-    """``Log_base(target)`` by shooting with continuation along the straight line to it."""
+def _continuation(metric, posterior, base_point, target, settings: LogMapSettings, newton, stage_max_steps):
+    """``Log_base(target)`` by shooting with continuation along the straight line to it, each
+    stage corrected by Newton's method (``newton`` True) or the chord method in at most
+    ``stage_max_steps`` iterations (both traced)."""
     offset = target - base_point
-    correct = _CORRECTOR_STEPS[settings.corrector]
-    stage_max_steps = min(settings.stage_max_steps, settings.max_steps)
+    stage_max_steps = jnp.minimum(stage_max_steps, settings.max_steps)
 
     def branch(velocity, args):
         """Tangent ``dv/ds = J(v)^{-1} offset`` and the LU factors of ``J = dExp(v)``."""
@@ -284,7 +271,7 @@ def _log_one(metric, posterior, base_point, target, settings: LogMapSettings):
         s_next = jnp.minimum(state.s + state.step, 1.0)
         predicted = state.velocity + (s_next - state.s) * state.tangent
         args = (metric, posterior, base_point, base_point + s_next * offset, settings.ode)
-        corrected = correct(predicted, state.jacobian_lu, args, settings, stage_max_steps)
+        corrected = _correct(predicted, state.jacobian_lu, args, settings, stage_max_steps, newton)
         converged = (corrected.code == _SUCCESS) & jnp.all(jnp.isfinite(corrected.velocity))
         # Stay on the branch through v = 0: the corrector must move less than the predictor.
         on_branch = jnp.linalg.norm(corrected.velocity - predicted) <= jnp.linalg.norm(
@@ -345,13 +332,38 @@ def _log_one(metric, posterior, base_point, target, settings: LogMapSettings):
         & jnp.all(jnp.abs(residual_vector) < settings.atol)
     )
     code = jnp.where((final.code == _SUCCESS) & ~successful, _DIVERGED, final.code)
-    return (
-        final.velocity,
-        successful,
-        code,
-        final.num_steps,
-        jnp.linalg.norm(residual_vector),
-    )
+    return final.velocity, successful, code, final.num_steps, jnp.linalg.norm(residual_vector)
+
+
+def _log_one(metric, posterior, base_point, target, settings: LogMapSettings):
+    """``Log_base(target)``: the continuation with ``settings.corrector``, and with the chord
+    corrector and a Newton fallback, again with Newton's where the chord's failed.
+
+    The passes run in one ``while_loop`` over a traced corrector flag, so the continuation is
+    compiled once for both correctors (a second traced copy doubled RLA-BLog's compilation).
+    """
+    passes = 2 if settings.has_fallback else 1
+    first_newton = settings.corrector == "newton"
+
+    def solve_pass(state):
+        index, _, _, _, steps, _ = state
+        fallback = index > 0
+        newton = jnp.asarray(first_newton) | fallback
+        stage_max_steps = jnp.where(fallback, NEWTON_STAGE_MAX_STEPS, settings.stage_max_steps)
+        velocity, successful, code, num_steps, residual = _continuation(
+            metric, posterior, base_point, target, settings, newton, stage_max_steps
+        )
+        return index + 1, velocity, successful, code, steps + num_steps, residual
+
+    def more(state):
+        index, _, successful, *_ = state
+        return (index < passes) & ~successful
+
+    zero = jnp.zeros_like(target)
+    start = (jnp.asarray(0), zero, jnp.asarray(False), jnp.asarray(_SUCCESS), jnp.asarray(0),
+             jnp.asarray(jnp.nan, target.dtype))
+    index, velocity, successful, code, steps, residual = jax.lax.while_loop(more, solve_pass, start)
+    return velocity, successful, code, steps, residual, index > 1
 
 
 @eqx.filter_jit
@@ -380,7 +392,7 @@ def logarithmic_map(
     tangent ``dv/ds = J(v)^{-1} (x - base_point)``, ``J`` the Jacobian of the shot (one
     forward-mode Jacobian per accepted stage; at ``s = 0`` it is the identity), and corrects
     it by ``settings.corrector``: the chord method with that same Jacobian (default), or
-    Newton's method (``optimistix.Newton``, a new Jacobian every iteration). A stage is
+    Newton's method (a new Jacobian every iteration). A stage is
     accepted if the corrector converges and moves ``v`` less than the predictor did (it
     stayed on the branch); the next step then doubles, otherwise the step halves and the
     stage is retried. The first stage is ``settings.first_stage`` long.
@@ -458,17 +470,4 @@ def logarithmic_map(
         outputs = jax.lax.map(solve, targets)
     else:
         outputs = jax.lax.map(solve, targets, batch_size=settings.batch_size)
-    velocities, successful, codes, steps, residuals = outputs
-    if not settings.has_fallback:
-        return LogMapResult(velocities, successful, codes, steps, residuals, jnp.zeros_like(successful))
-    unsolved = ~successful
-    newton = lambda x: _log_one(metric, posterior, base_point, x, settings.fallback_settings)  # noqa: E731
-    chunk = settings.batch_size or targets.shape[0]
-    again = solve_unsolved(newton, targets, unsolved, chunk)
-    velocities = jnp.where(unsolved[:, None], again[0], velocities)
-    successful, codes, residuals = (
-        jnp.where(unsolved, second, first)
-        for first, second in zip((successful, codes, residuals), (again[1], again[2], again[4]), strict=True)
-    )
-    steps = jnp.where(unsolved, steps + again[3], steps)
-    return LogMapResult(velocities, successful, codes, steps, residuals, unsolved)
+    return LogMapResult(*outputs)
