@@ -77,16 +77,19 @@ def nuts_reference_posteriors(networks=True):
 @functools.cache
 def crosscheck_posteriors():
     """Posteriors cross-checked (config `reference.crosscheck.posteriors`): `all`, `evaluated` (those whose
-    W evaluations require a passing reference, without the network regressions), or a list of names."""
-    chosen = config["reference"]["crosscheck"]["posteriors"]
+    W evaluations require a passing reference, without the network regressions), or a list of names; less
+    those in `reference.crosscheck.exclude`."""
+    settings = config["reference"]["crosscheck"]
+    chosen, excluded = settings["posteriors"], settings.get("exclude", [])
     known = nuts_reference_posteriors()
+    for key, names in (("posteriors", [] if chosen in ("all", "evaluated") else chosen), ("exclude", excluded)):
+        unknown = sorted(set(names) - set(known))
+        if unknown:
+            raise ValueError(f"reference.crosscheck.{key}: {', '.join(unknown)} have no NUTS reference in this "
+                             f"configuration (posteriors with one: {', '.join(known)})")
     if chosen in ("all", "evaluated"):
-        return tuple(nuts_reference_posteriors(networks=chosen == "all"))
-    unknown = sorted(set(chosen) - set(known))
-    if unknown:
-        raise ValueError(f"reference.crosscheck.posteriors: {', '.join(unknown)} have no NUTS reference in this "
-                         f"configuration (posteriors with one: {', '.join(known)})")
-    return tuple(chosen)
+        chosen = nuts_reference_posteriors(networks=chosen == "all")
+    return tuple(p for p in chosen if p not in excluded)
 
 
 def second_opinion(posterior):
