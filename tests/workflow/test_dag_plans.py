@@ -261,6 +261,23 @@ def test_a_posterior_method_samples_name_that_is_no_posterior_is_one_line_naming
     assert len(output.splitlines()) < 20, output[-3000:]
 
 
+def test_crosscheck_exclude_leaves_posteriors_out_and_a_misspelt_one_is_one_line(tmp_path):
+    # reference.crosscheck.exclude (quick scale: `evaluated` but the raw-input logistic regressions)
+    overrides = tmp_path / "overrides.yaml"
+    overrides.write_text("reference: {crosscheck: {exclude: [ripley-poisgp]}}\n")
+    result = run_snakemake("-n", "--forceall", "--configfile", "config/tiny.yaml", str(overrides))
+    assert result.returncode == 0, (result.stdout + result.stderr)[-3000:]
+    counts = job_counts(result.stdout + result.stderr)
+    assert counts["reference_crosscheck"] == 2  # tiny: ripley_standardised-logreg, ripley-poisgp, yu2024-banana
+
+    overrides.write_text("reference: {crosscheck: {exclude: [ripley-poisgpp]}}\n")
+    result = run_snakemake("-n", "--configfile", "config/tiny.yaml", str(overrides))
+    assert result.returncode != 0
+    output = result.stdout + result.stderr
+    assert "reference.crosscheck.exclude: ripley-poisgpp have no NUTS reference in this configuration" in output
+    assert len(output.splitlines()) < 20, output[-3000:]
+
+
 def test_dag_and_library_agree_on_the_snelson_split_files():
     """common.smk lists each split's registered files without importing the library."""
     from geobayes.data.snelson import SPLIT_FILES
