@@ -36,11 +36,11 @@ def _data(n: int = 40, d_in: int = 1, seed: int = 0) -> Dataset:
     return Dataset(X, y)
 
 
-def _regression(sizes=(1, 5, 1), activation="tanh", seed=0) -> Posterior:
+def _regression(sizes=(1, 5, 1), activation="tanh", seed=0, n=40) -> Posterior:
     net = MultilayerPerceptron(sizes, activation)
     model = NetworkRegression(network=net, prior=GaussianPrior(PRIOR_VARIANCE),
                               family=GaussianFixedVariance(NOISE_VARIANCE))
-    return Posterior("toy-mlp", model, _data(d_in=sizes[0], seed=seed))
+    return Posterior("toy-mlp", model, _data(n=n, d_in=sizes[0], seed=seed))
 
 
 def _point(dim: int, seed: int, scale: float = 0.8) -> jax.Array:
@@ -73,9 +73,10 @@ def _hessian(target, theta):
 # fixed-noise regression
 
 
-@pytest.mark.parametrize("sizes", [(1, 5, 1), (1, 4, 3, 1)])
-def test_closed_form_christoffel_equals_generic_contraction(sizes):
-    posterior = _regression(sizes)
+@pytest.mark.parametrize("sizes, n", [((1, 5, 1), 40), ((1, 4, 3, 1), 40), ((1, 5, 1), 10), ((1, 4, 3, 1), 20)])
+def test_closed_form_christoffel_equals_generic_contraction(sizes, n):
+    """N >= D solves with the D x D metric, N < D (D = 16 and 27 here) by the Woodbury identity."""
+    posterior = _regression(sizes, n=n)
     assert posterior.model.fisher_christoffel is not None  # the closed form is used
     theta = _point(posterior.dim, 1)
     v = _point(posterior.dim, 2, scale=1.0)
@@ -94,6 +95,20 @@ def test_fisher_is_ggn_plus_prior_precision():
     assert J.shape == (40, posterior.dim) == (40, 4 * 2 + 3 * 5 + 4)
     expected = J.T @ J / NOISE_VARIANCE + np.eye(posterior.dim) / PRIOR_VARIANCE
     np.testing.assert_allclose(_fisher(posterior, theta), expected, rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize("linearised", [False, True])
+def test_per_example_fisher_equals_the_generic_jacfwd_path(linearised):
+    """The regression's Fisher stacks per-example gradients (one reverse pass a point) where the
+    generic path runs ``jacfwd`` over the batch: the same matrix, for the network and for its
+    linearisation (whose Jacobian is the anchor's, whatever ``theta``)."""
+    posterior = _regression((1, 4, 3, 1))
+    if linearised:
+        posterior = linearised_posterior(posterior, _point(posterior.dim, 15))
+    theta = _point(posterior.dim, 16)
+    model = posterior.model
+    np.testing.assert_allclose(_fisher(posterior, theta), model.fisher_generic(theta, posterior.data),
+                               rtol=1e-11, atol=1e-12)
 
 
 def test_regression_logdensity_and_predict_by_hand():
