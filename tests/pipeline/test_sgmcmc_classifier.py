@@ -7,6 +7,7 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
+from geobayes.floating_point import floating_point
 from geobayes.networks import bnn_priors
 from geobayes.networks import dense_relu_classifier as dense
 from geobayes.pipeline import sgmcmc_networks
@@ -93,3 +94,35 @@ def test_the_resnet20_entry_evaluates_with_the_given_batch_norm_statistics():
     np.testing.assert_array_equal(network.evaluate_log_likelihoods((params, state), x, y), expected)
     assert not np.allclose(expected, resnet20.log_likelihoods(params, network.initial_state(), x, y, train=False)[0])
     assert network.log_likelihoods is resnet20.log_likelihoods and network.log_softmax is resnet20.log_softmax
+
+
+@pytest.mark.parametrize("sampler, sampler_settings", [
+    ("identity", {}),
+    # Shampoo's statistics and Newton matrix roots (from step 2 on, every 2 steps) in the same precision
+    ("shampoo", {"block_size": 2, "update_interval": 2, "first_preconditioner_step": 2}),
+])
+def test_a_chain_inside_floating_point_computes_in_that_precision(monkeypatch, sampler, sampler_settings):
+    """Config ``experiments.yu2023_mnist.dtype`` (the script wraps the chain in
+    ``geobayes.floating_point``): every step, evaluation and curvature runs in the chosen precision and the
+    record stays finite in float32, the code's PyTorch default, as in float64."""
+    seen = []
+
+    def recording(params, state, x, y, train):
+        seen.append((jax.tree.leaves(params)[0].dtype, x.dtype))
+        return _scaled_log_likelihoods(params, state, x, y, train)
+
+    monkeypatch.setitem(sgmcmc_networks.NETWORKS, "scaled", SCALED._replace(log_likelihoods=recording))
+    records = {}
+    for dtype in ("float64", "float32"):
+        seen.clear()
+        with floating_point(dtype):
+            result = run_classifier_chain(jax.random.key(4), _split(), width=None, prior="gaussian", sampler=sampler,
+                                          sampler_settings=sampler_settings, learning_rate=0.01, alpha2=None,
+                                          settings=SETTINGS, network="scaled")
+        assert seen and set(seen) == {(jnp.dtype(dtype), jnp.dtype(dtype))}, (dtype, set(seen))
+        records[dtype] = result.record
+        assert result.record["dtype"] == dtype
+        for name in ("lp", "accuracy", "ece", "valid_lp", "curvature"):
+            assert np.isfinite(result.record[name]), (dtype, name)
+        assert result.record["n_failed"] == 0 and np.isfinite(result.curves["test_lp"]).all()
+    assert records["float32"]["lp"] != records["float64"]["lp"]

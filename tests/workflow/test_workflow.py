@@ -135,6 +135,7 @@ def test_tiny_run_hartmann_outputs(tiny_run):
     # the samples WG's Newton left to its Levenberg-Marquardt fallback are counted beside the metric
     assert (glm.loc[glm["method"] == "wg", "n_fallback"] >= 0).all()
     timing = load_json(tiny_run / "results/timing_wg/sharp2022-growth.json")
+    assert timing["threads"] == TINY_CONFIG["timing_threads"] == 1
     assert {r["method"] for r in timing["per_method"]} == {"wg", "ela", "rla_f", "nuts"}
     assert {r["method"] for r in timing["per_method"] if "wg_time_ratio" in r} == {"ela", "rla_f", "nuts"}
     growth = load_tidy(tiny_run / "results/summary/growth.csv")
@@ -153,6 +154,23 @@ def test_tiny_run_records_sidecars_and_checks(tiny_run):
     assert sidecar["provenance"]["packages"]["jax"]
     assert sidecar["result_codes"] == {"0": sidecar["n_samples"]}
     assert sidecar["config"]["approximation"]["ode"]["max_steps"] == 4096
+
+
+def test_tiny_run_distances_compare_with_the_thinned_reference(tiny_run):
+    """``evaluation.max_reference_draws`` (tiny: 500 of 1,000 draws): the evaluations, the floors and the
+    NumPyro-Stan cross-check all read every 2nd reference draw."""
+    posterior = "ripley_standardised-logreg"
+    reference = TINY_CONFIG["reference"]
+    draws = reference["chains"] * reference["samples"] // reference["thin"]
+    kept = TINY_CONFIG["evaluation"]["max_reference_draws"]
+    assert draws == 2 * kept == 1000
+    metrics = load_json(tiny_run / f"results/evaluation/{posterior}/euclidean/rla_f/seed0/metrics.json")
+    assert metrics["n_reference"] == kept
+    samples = TINY_CONFIG["approximation"]["samples"]
+    floor_log = (tiny_run / f"logs/floor/{posterior}/n{samples}.log").read_text()
+    assert f"between {samples} and {kept - samples} of {kept} reference draws" in floor_log
+    crosscheck = load_json(tiny_run / f"results/reference_crosscheck/{posterior}.json")
+    assert crosscheck["half_sizes"] == [kept // 2] * 4
 
 
 def test_tiny_run_jobs_ran_in_the_warm_process(tiny_run):
@@ -389,7 +407,8 @@ def test_tiny_run_bnn_scalability_outputs(tiny_run):
     assert network["parameters"] == width**2 + 4 * width + 1
     assert 0 < network["marginal_likelihood"]["noise_std"] < 1
     record = load_json(tiny_run / f"results/bnn_scalability/timing/h{width}_n{size}_rep0/rla_f.json")
-    assert record["threads"] == 2 and record["device"] == "cpu" and record["provenance"]["packages"]["jax"]
+    assert record["threads"] == TINY_CONFIG["timing_threads"] and record["device"] == "cpu"
+    assert record["provenance"]["packages"]["jax"]
     assert record["config"]["approximation"]["precision"] == "fisher"
     assert "RLA-F" in (tiny_run / "tables/yu2024_fig15.tex").read_text()
 
@@ -713,6 +732,26 @@ def test_float32_is_a_config_switch_of_the_approximations_alone(settled_run, tin
     assert record["config"]["approximation"]["dtype"] == "float32" and record["n_failed"] == 0
 
 
+#: The rules that time samplers; config `timing_threads` sets their cores.
+TIMING_RULES = ("time_sampling", "time_wg", "time_bnn_scalability")
+
+
+def test_timing_jobs_hold_the_configured_cores(settled_run):
+    """``timing_threads`` is the cores of every timing job: 2 (the papers' protocol, alone on a
+    2-core machine) or 1 (beside other jobs, tiny and quick scale); every other job keeps one."""
+    work, dag = settled_run
+    targets = sorted(min(p for p, r in dag.rule.items() if r == rule) for rule in TIMING_RULES)
+    neighbour = min(p for p, r in dag.rule.items() if r == "approximate")
+    for threads in (2, 1):
+        result = run_snakemake("-n", "--cores", "2", "--configfile", "config/tiny.yaml",
+                               "--config", f"timing_threads={threads}",
+                               "--forcerun", *targets, neighbour, "--", *targets, neighbour, cwd=work)
+        assert result.returncode == 0, result.stderr[-3000:]
+        held = {rule: int(match.group(1)) if (match := re.search(r"^\s+threads: (\d+)$", body, re.M)) else 1
+                for rule, body in re.findall(r"^(?:local)?rule (\w+):\n((?:[ \t]+.*\n?)*)", result.stdout, re.M)}
+        assert held == {**dict.fromkeys(TIMING_RULES, threads), "approximate": 1}, (threads, held)
+
+
 def test_until_map_plans_only_the_map_stage_and_what_it_needs(settled_run, tmp_path):
     """README: ``--until map`` in an empty directory plans the MAPs and their data, nothing
     downstream."""
@@ -882,6 +921,8 @@ def test_tiny_run_yu2023_sgmcmc(tiny_run):
     scores = selected.dropna(subset=["lp"])
     assert ((scores["lp"] < 0) & (scores["accuracy"] > 0.5) & (scores["ece"] >= 0)).all()
     assert (scores["curvature"] > 0).all() and (scores["seconds_per_epoch"] > 0).all()
+    chains = sorted((tiny_run / "results/yu2023_mnist/chain").rglob("seed*.json"))
+    assert chains and {load_json(p)["dtype"] for p in chains} == {experiments["yu2023_mnist"]["dtype"]} == {"float64"}
     table = pd.read_csv(tiny_run / "tables/yu2023_table4.csv").set_index(["method", "metric"])
     for sampler, entry in grid.items():
         assert table.loc[(sampler, "learning_rate"), "mean"] == entry["learning_rate"][0]

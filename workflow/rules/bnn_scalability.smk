@@ -93,7 +93,7 @@ rule time_bnn_scalability:
         mem_mb=scalability_timing_mem_mb,
         runtime=1440,
         **gpu_resources(),
-    threads: 2
+    threads: config["timing_threads"]
     wildcard_constraints:
         width=r"\d+",
         size=r"\d+",

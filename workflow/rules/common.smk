@@ -8,6 +8,8 @@ from pathlib import Path
 
 import yaml
 
+from geobayes.samplers.thinning import thinning_stride
+
 REPO = Path(workflow.basedir)
 LIBRARY = REPO / "src" / "geobayes"
 #: Each experiment's posterior declaration (its `posteriors` key): name and data-file templates.
@@ -357,9 +359,15 @@ def reference_size(posterior):
     return reference_draws(posterior)
 
 
+def compared_reference_size(posterior):
+    """Reference draws the exact distances compare with: every k-th (`evaluation.max_reference_draws`)."""
+    size = reference_size(posterior)
+    return -(-size // thinning_stride(size, config["evaluation"]["max_reference_draws"]))
+
+
 def wasserstein_mem_mb(wildcards):
     """Memory for exact EMD: the float64 cost matrix plus the simplex's working copies."""
-    return 1000 + 5 * 8 * reference_size(wildcards.posterior) * config["approximation"]["samples"] // 2**20
+    return 1000 + 5 * 8 * compared_reference_size(wildcards.posterior) * config["approximation"]["samples"] // 2**20
 
 
 def timing_files():

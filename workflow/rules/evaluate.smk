@@ -9,9 +9,10 @@ rule evaluate:
     output:
         metrics=per_repetition("results/evaluation/{posterior}/{anchor}/{method}/seed{seed}/metrics.json"),
     params:
+        max_reference_draws=config["evaluation"]["max_reference_draws"],
         wasserstein=config["evaluation"]["wasserstein"],
         distances=lambda wildcards: EXPERIMENTS[experiment_of(wildcards.posterior)]["wasserstein"],
-        code=code_digest("metrics.wasserstein", "samplers.reference"),
+        code=code_digest("metrics.wasserstein", "samplers.reference", "samplers.thinning"),
     log:
         "logs/evaluation/{posterior}/{anchor}/{method}.log",
     benchmark:

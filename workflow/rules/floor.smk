@@ -13,6 +13,7 @@ rule floor:
     output:
         floors=per_repetition("results/floor/{posterior}/n{samples}/seed{seed}.json"),
     params:
+        max_reference_draws=config["evaluation"]["max_reference_draws"],
         wasserstein=config["evaluation"]["wasserstein"],
         distances=lambda wildcards: EXPERIMENTS[experiment_of(wildcards.posterior)]["wasserstein"],
         seed=config["seed"],

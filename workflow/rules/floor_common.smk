@@ -21,7 +21,7 @@ def floor_files(experiment):
 
 def floor_mem_mb(wildcards):
     """Memory for the floor's exact EMD (as `wasserstein_mem_mb`): the float64 cost matrix of the two
-    parts, n x (R - n), or R/2 x R/2 when n > R/2, plus the simplex's working copies."""
-    size = reference_size(wildcards.posterior)
+    parts, n x (R - n), or R/2 x R/2 when n > R/2, of the R compared draws, plus the simplex's working copies."""
+    size = compared_reference_size(wildcards.posterior)
     size_a = min(int(wildcards.samples), size // 2)
     return 1000 + 5 * 8 * size_a * max(size - size_a, 0) // 2**20

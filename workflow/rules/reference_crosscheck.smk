@@ -15,6 +15,7 @@ rule reference_crosscheck:
     output:
         "results/reference_crosscheck/{posterior}.json",
     params:
+        max_reference_draws=config["evaluation"]["max_reference_draws"],
         max_floor_ratio=config["reference"]["crosscheck"]["max_floor_ratio"],
         wasserstein=config["evaluation"]["wasserstein"],
         code=code_digest(*script_modules("reference_crosscheck.py")),
@@ -24,7 +25,7 @@ rule reference_crosscheck:
         "logs/benchmarks/reference_crosscheck/{posterior}.tsv"
     resources:
         # three exact W1 between chain halves: a float64 cost matrix of (R/2)^2 and the simplex's copies
-        mem_mb=lambda wildcards: 1000 + 5 * 8 * (reference_size(wildcards.posterior) // 2) ** 2 // 2**20,
+        mem_mb=lambda wildcards: 1000 + 5 * 8 * (compared_reference_size(wildcards.posterior) // 2) ** 2 // 2**20,
         runtime=60,
     threads: 1
     conda:

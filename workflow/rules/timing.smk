@@ -22,7 +22,7 @@ rule time_sampling:
         mem_mb=4000,
         runtime=240,
         **gpu_resources(),
-    threads: 2
+    threads: config["timing_threads"]
     conda:
         ENV
     script:

@@ -2,7 +2,8 @@
 
 ``full``: exact W1 in R^D (POT emd2), the W of Yu et al. (2024); ``first_coordinate``: the
 1-D W1 of the first coordinate (their Fig. 3); ``w2``: exact W2, the metric of Hartmann et al.
-(2026). A distance not configured is stored as null. One job evaluates every repetition of
+(2026), each to every k-th reference draw (``evaluation.max_reference_draws``, ``n_reference`` in the
+record). A distance not configured is stored as null. One job evaluates every repetition of
 one method (inputs and outputs in the order of ``params.repetitions``).
 """
 
@@ -14,12 +15,13 @@ from geobayes.io import load_json, load_npz, save_json
 from geobayes.metrics import wasserstein1, wasserstein1_1d, wasserstein2
 from geobayes.pipeline.step import Stopwatch, logged_to, sidecar
 from geobayes.samplers.reference import require_passing
+from geobayes.samplers.thinning import thinned_reference
 
 smk = snakemake  # noqa: F821
 
 with logged_to(smk.log[0]) as log:
     require_passing(load_json(smk.input.reference_json), smk.input.reference_json)
-    reference = load_npz(smk.input.reference_npz)["draws"]
+    reference = thinned_reference(load_npz(smk.input.reference_npz)["draws"], smk.params.max_reference_draws)[0]
     runs = zip(smk.input.samples_npz, smk.input.samples_json, smk.output.metrics, strict=True)
     for samples_npz, samples_json, metrics in runs:
         draws, info = load_npz(samples_npz), load_json(samples_json)

@@ -1,7 +1,8 @@
 """Monte Carlo floor of one posterior's distances at one sample count, every repetition.
 
 The distances configured for the posterior's experiment, between two disjoint random parts of
-its (checked or exact) reference: n draws against the other R - n, or R/2 against R/2 when
+its (checked or exact) reference, thinned as the evaluations' (``evaluation.max_reference_draws``):
+n draws against the other R - n, or R/2 against R/2 when
 n > R/2 (geobayes.metrics.monte_carlo_floor). Field names match evaluate.py's metrics.json, so
 a floor reads like an evaluation of an exact sampler; a distance not configured is null.
 """
@@ -16,6 +17,7 @@ from geobayes.metrics.monte_carlo_floor import monte_carlo_floor
 from geobayes.pipeline.step import Stopwatch, logged_to, sidecar
 from geobayes.random import derive_key
 from geobayes.samplers.reference import require_passing
+from geobayes.samplers.thinning import thinned_reference
 
 smk = snakemake  # noqa: F821
 
@@ -24,7 +26,7 @@ FIELDS = {"full": "wasserstein1", "first_coordinate": "wasserstein1_first", "w2"
 
 with logged_to(smk.log[0]) as log:
     require_passing(load_json(smk.input.reference_json), smk.input.reference_json)
-    reference = load_npz(smk.input.reference_npz)["draws"]
+    reference = thinned_reference(load_npz(smk.input.reference_npz)["draws"], smk.params.max_reference_draws)[0]
     posterior, n = smk.wildcards.posterior, int(smk.wildcards.samples)
     distances = list(smk.params.distances)
     for repetition, output in zip(smk.params.repetitions, smk.output.floors, strict=True):

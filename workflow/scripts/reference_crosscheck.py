@@ -1,4 +1,5 @@
-"""W1 between a posterior's two NUTS references (NumPyro and Stan) beside each one's Monte Carlo floor."""
+"""W1 between a posterior's two NUTS references (NumPyro and Stan) beside each one's Monte Carlo floor, each
+reference thinned to every k-th draw (``evaluation.max_reference_draws``; ``half_sizes`` in the record)."""
 
 from geobayes.pipeline.warm_start import hand_over
 
@@ -8,6 +9,7 @@ from geobayes.io import load_json, save_json
 from geobayes.metrics.reference_agreement import reference_agreement
 from geobayes.pipeline.step import Stopwatch, logged_to, sidecar
 from geobayes.samplers.reference import load_reference
+from geobayes.samplers.thinning import thinned_reference
 
 smk = snakemake  # noqa: F821
 with logged_to(smk.log[0]) as log:
@@ -17,10 +19,11 @@ with logged_to(smk.log[0]) as log:
     if len(set(backends)) != 2:
         raise ValueError(f"{smk.wildcards.posterior}: both references come from backend {backends[0]}; the cross-check "
                          "needs one NumPyro and one Stan reference")
+    # every k-th draw of each (evaluation.max_reference_draws), as the evaluations and floors read them
+    compared = [thinned_reference(r.draws, smk.params.max_reference_draws, r.chain_index) for r in references]
     clock = Stopwatch()
     with clock.time("wasserstein"):
-        agreement = reference_agreement(references[0].draws, references[0].chain_index,
-                                        references[1].draws, references[1].chain_index,
+        agreement = reference_agreement(*compared[0], *compared[1],
                                         num_iter_max=smk.params.wasserstein["num_iter_max"],
                                         max_floor_ratio=smk.params.max_floor_ratio)
     print(f"{backends}: {agreement}", file=log)

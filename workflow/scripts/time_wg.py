@@ -49,4 +49,4 @@ with logged_to(smk.log[0]) as log:
             if record["method"] != "wg":
                 record["wg_time_ratio"] = wg / record["per_sample_s"]
     save_json(smk.output[0], sidecar("timing_wg", {"timing": cfg}, device, {}, posterior=posterior.name,
-                                     dim=posterior.dim, samples=n, per_method=per_method))
+                                     dim=posterior.dim, samples=n, threads=smk.threads, per_method=per_method))

@@ -132,6 +132,7 @@ def run_classifier_chain(rng_key: jax.Array, split: Mapping[str, np.ndarray], *,
     last = {name: (values[-1] if values and not diverged else None) for name, values in curves.items()}
     timed = run.epoch_seconds[1:] or run.epoch_seconds  # the first epoch includes the compilation
     record = {"learning_rate": learning_rate, "alpha2": alpha2, "settings": options, "num_data": num_data,
+              "dtype": jax.tree.leaves(position)[0].dtype.name,  # the precision the chain ran in
               "n_samples": kept[0], "n_failed": int(diverged), "diverged_epoch": run.diverged_epoch,
               "lp": last["test_lp"], "accuracy": last["test_accuracy"], "ece": last["test_ece"],
               "confidence": last["test_confidence"], "valid_lp": last["valid_lp"],
