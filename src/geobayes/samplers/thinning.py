@@ -5,8 +5,8 @@ linearly in the reference's size. A NUTS reference of many draws holds far fewer
 Yu et al. (2024)'s banana gives NUTS about one effective draw in ten, so its quick-scale reference
 has 4 x 5,000 draws to pass ESS >= 400. Every ``k``-th draw, ``k = ceil(n / max_draws)``, keeps
 nearly all of that information: on the banana, W1 of the 28 quick-scale approximations to every
-4th of the 20,000 draws differed from W1 to all of them by 0.0001-0.0097 (at most 3.6 %; the
-methods' order unchanged) and took 0.3-0.4 s instead of 4-10 s each
+4th of the 20,000 draws differed from W1 to all of them by at most 0.0097 (3.6 %) and took
+0.3-0.4 s instead of 4-10 s each; the methods' order by mean W1 held but for two 0.003 apart
 (``benchmarks/bench_reference_thinning.py``, 2026-11-29). The evaluations,
 the Monte Carlo floors and the NumPyro-Stan cross-check read the same thinned reference, so the
 distances and their floors stay comparable.
