@@ -257,7 +257,7 @@ def test_defaults_are_filled_for_omitted_optional_keys():
         "max_r_hat": 1.01, "min_ess_bulk": 400, "min_ess_tail": 400, "max_divergences": 0}
     assert filled["reference"]["target_accept"] == 0.8
     assert filled["approximation"]["ode"]["solver"] == "dopri5"
-    assert filled["evaluation"] == {"wasserstein": {"num_iter_max": 10_000_000_000}}
+    assert filled["evaluation"] == {"max_reference_draws": None, "wasserstein": {"num_iter_max": 10_000_000_000}}
     # The defaults are the paper-scale values of config/config.yaml.
     paper = raw("config")
     assert filled["map"] == paper["map"] and filled["reference"]["checks"] == paper["reference"]["checks"]
