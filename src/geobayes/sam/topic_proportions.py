@@ -179,9 +179,10 @@ def simplex_geodesic_flow(theta, velocity, step: float):
         remaining = jnp.where(hits, remaining, 0.0)
         return point, vel, remaining, count + hits.astype(jnp.int32)
 
-    point, vel, _, _ = jax.lax.while_loop(
-        cond, body, (theta, velocity, jnp.asarray(step, theta.dtype), jnp.asarray(0, jnp.int32))
-    )
+    # The first move is unconditional (the flow time is positive), and usually the last: peeled
+    # out of the loop, whose cond then ends it at once, it costs no loop iteration.
+    first = body((theta, velocity, jnp.asarray(step, theta.dtype), jnp.asarray(0, jnp.int32)))
+    point, vel, _, _ = jax.lax.while_loop(cond, body, first)
     return point, vel
 
 
