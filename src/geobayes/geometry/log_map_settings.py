@@ -35,9 +35,11 @@ class LogMapSettings(eqx.Module):
 
         * ``"chord"`` (default): the chord method, ``v <- v - J^{-1} F(v)`` with the LU factors
           of the shot's Jacobian ``J`` at the last accepted velocity, the Jacobian the
-          branch tangent needs anyway. One forward-mode Jacobian (``D`` tangent solves) per
-          accepted stage; each iteration costs one shot. Converges linearly, so a stage takes
-          more iterations than Newton's, each ~40x cheaper at D = 31.
+          branch tangent needs anyway. One Jacobian (the shot with its ``D`` Jacobi fields,
+          :func:`~geobayes.geometry.geodesic_jacobian.exponential_map_jacobian`) per accepted
+          stage; each iteration costs one shot. Converges linearly, so a stage takes more
+          iterations than Newton's, each ~10x cheaper at D = 31 (~40x with the forward-mode
+          Jacobian of earlier releases).
         * ``"newton"``: Newton's method, a fresh Jacobian every iteration (the corrector of
           earlier releases, then ``optimistix.Newton``; now the same loop as the chord's with
           the Jacobian refreshed, same iterations on the networks' targets).

@@ -12,6 +12,7 @@ import jax.scipy.linalg as jsl
 import optimistix as optx
 
 from geobayes.geometry.exponential_map import solve_geodesic
+from geobayes.geometry.geodesic_jacobian import exponential_map_jacobian
 from geobayes.geometry.log_map_settings import (  # noqa: F401 - re-exported: the settings' historical home
     CORRECTORS,
     FALLBACKS,
@@ -63,15 +64,24 @@ class LogMapResult(NamedTuple):
 
 
 def _shot_residual(velocity, args):
-    """``F(v) = Exp_base(v) - target``: one geodesic IVP, forward-differentiable.
+    """``F(v) = Exp_base(v) - target``: one geodesic IVP (its Jacobian: :func:`_shot_jacobian`).
 
     NaN where the shot itself failed, so that Newton stops with a non-finite result instead
     of chasing an endpoint the solver never reached.
     """
     metric, posterior, base_point, target, ode = args
+    # ForwardMode: a plain while_loop (the shot is never differentiated in reverse mode).
     solution = solve_geodesic(metric, posterior, base_point, velocity, ode, adjoint=diffrax.ForwardMode())
     shot_ok = solution.result == diffrax.RESULTS.successful
     return jnp.where(shot_ok, solution.ys[0][-1] - target, jnp.nan)
+
+
+def _shot_jacobian(velocity, args):
+    """``dF/dv = d Exp_base(v) / d v`` by the geodesic's variational equations along the shot's
+    own steps (:func:`~geobayes.geometry.geodesic_jacobian.exponential_map_jacobian`); NaN where
+    that solve failed."""
+    metric, posterior, base_point, _, ode = args
+    return exponential_map_jacobian(metric, posterior, base_point, velocity, ode)[0]
 
 
 class _Continuation(NamedTuple):
@@ -109,7 +119,7 @@ def _correct(predicted, jacobian_lu, args, settings: LogMapSettings, max_steps, 
     def iterate(state):
         velocity, lu, count, _, _ = state
         lu = jax.lax.cond(
-            newton, lambda v: jsl.lu_factor(jax.jacfwd(_shot_residual)(v, args)), lambda v: lu, velocity
+            newton, lambda v: jsl.lu_factor(_shot_jacobian(v, args)), lambda v: lu, velocity
         )
         residual = _shot_residual(velocity, args)
         update = jsl.lu_solve(lu, residual)
@@ -138,7 +148,7 @@ def _continuation(metric, posterior, base_point, target, settings: LogMapSetting
 
     def branch(velocity, args):
         """Tangent ``dv/ds = J(v)^{-1} offset`` and the LU factors of ``J = dExp(v)``."""
-        jacobian_lu = jsl.lu_factor(jax.jacfwd(_shot_residual)(velocity, args))
+        jacobian_lu = jsl.lu_factor(_shot_jacobian(velocity, args))
         return jsl.lu_solve(jacobian_lu, offset), jacobian_lu
 
     def attempt(state: _Continuation) -> _Continuation:
@@ -253,8 +263,9 @@ def logarithmic_map(
     The two-point boundary value problem ``theta(0) = base_point``, ``theta(1) = x`` on the
     geodesic ODE (Yu et al. 2024, Algorithm 2 and Supp. 12) is solved for the initial
     velocity ``v`` by a root find on the endpoint residual ``F(v) = Exp_{base_point}(v) - x``,
-    each ``F`` one Diffrax solve, differentiated in forward mode (``diffrax.ForwardMode``)
-    where a Jacobian is needed.
+    each ``F`` one Diffrax solve; where a Jacobian is needed it is integrated with the shot, by
+    the geodesic's variational equations
+    (:func:`~geobayes.geometry.geodesic_jacobian.exponential_map_jacobian`).
 
     Single shooting from the paper's straight-line guess ``v0 = x - base_point`` is not
     robust on strongly curved metrics: the Monge metric of a concentrated Gaussian is that
@@ -264,7 +275,7 @@ def logarithmic_map(
     continuation along the straight line ``x(s) = base_point + s (x - base_point)``,
     following the branch through ``v(0) = 0``. Each stage predicts ``v(s)`` along the branch
     tangent ``dv/ds = J(v)^{-1} (x - base_point)``, ``J`` the Jacobian of the shot (one
-    forward-mode Jacobian per accepted stage; at ``s = 0`` it is the identity), and corrects
+    Jacobian per accepted stage; at ``s = 0`` it is the identity), and corrects
     it by ``settings.corrector``: the chord method with that same Jacobian (default), or
     Newton's method (a new Jacobian every iteration). A stage is
     accepted if the corrector converges and moves ``v`` less than the predictor did (it
