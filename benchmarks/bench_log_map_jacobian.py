@@ -12,9 +12,10 @@ pipeline's posterior, MAP and the ``approximate`` job's targets for repetition 0
   compiled first, ``--repeats`` interleaved calls; the shot alone for scale; the largest entry
   difference of the two matrices;
 * the whole log map of ``--n`` targets (the config's settings) with the forward-mode Jacobian
-  patched in (before) and as it is (now), compiled ahead of time, ``--log-repeats`` interleaved
-  calls: seconds per target, solved targets, corrector iterations, and how many velocities agree
-  to ``--agree`` (max norm).
+  patched in (before) and as it is (now), compiled ahead of time and called once, then
+  ``--log-repeats`` interleaved calls (the order reversed every other round): seconds per
+  target, solved targets, corrector iterations, and how many velocities agree to ``--agree``
+  (max norm).
 
 Build the cases' MAPs (and networks) first, as for ``bench_log_map.py``; ``--tree`` is the results
 tree that holds them (default: this checkout). Speed is measured here, never asserted.
@@ -62,10 +63,11 @@ def forward_mode_jacobian(velocity, args):
 
 
 def interleaved(functions: dict, argument, repeats: int) -> dict[str, list[float]]:
-    """Wall seconds of ``repeats`` rounds of every (compiled) function, round by round."""
+    """Wall seconds of ``repeats`` rounds of every (compiled) function, round by round, the order
+    reversed every other round (so that neither variant always runs first)."""
     seconds = {name: [] for name in functions}
-    for _ in range(repeats):
-        for name, function in functions.items():
+    for round_ in range(repeats):
+        for name, function in (functions.items() if round_ % 2 == 0 else reversed(functions.items())):
             start = time.perf_counter()
             jax.block_until_ready(function(argument))
             seconds[name].append(time.perf_counter() - start)
@@ -142,7 +144,7 @@ def main() -> None:
     parser.add_argument("--cases", default=CASES, help="experiment:posterior:data,... (data relative to --tree, or -)")
     parser.add_argument("--n", type=int, default=4, help="targets per log map")
     parser.add_argument("--repeats", type=int, default=5, help="Jacobian calls per variant")
-    parser.add_argument("--log-repeats", type=int, default=1, help="log-map calls per variant")
+    parser.add_argument("--log-repeats", type=int, default=2, help="log-map calls per variant")
     parser.add_argument("--agree", type=float, default=1e-6, help="max-norm tolerance of equal velocities")
     parser.add_argument("--output", type=Path, default=REPO / "benchmarks" / "results" / "log_map_jacobian.json")
     args = parser.parse_args()
