@@ -64,3 +64,9 @@ def test_a_failed_solve_gives_nan_not_a_partial_jacobian():
     starved = OdeSettings(rtol=1e-8, atol=1e-10, max_steps=2)
     jacobian, endpoint = exponential_map_jacobian(metric, None, metric.mean, velocity, starved)
     assert bool(jnp.all(jnp.isnan(jacobian))) and bool(jnp.all(jnp.isnan(endpoint)))
+
+
+def test_mismatched_shapes_are_refused_in_one_line():
+    metric = _steep_gaussian()
+    with pytest.raises(ValueError, match=r"base_point and velocity must both have shape \(D,\), got \(4,\) and \(2, 4\)"):
+        exponential_map_jacobian(metric, None, metric.mean, jnp.ones((2, 4)), SHOT)

@@ -62,6 +62,10 @@ def exponential_map_jacobian(metric, posterior, base_point: jax.Array, velocity:
     (jax.Array, jax.Array)
         The ``(D, D)`` Jacobian and the ``(D,)`` endpoint; both NaN where the solve failed.
     """
+    base_point, velocity = jnp.asarray(base_point), jnp.asarray(velocity)
+    if velocity.ndim != 1 or base_point.shape != velocity.shape:
+        raise ValueError("exponential_map_jacobian: base_point and velocity must both have shape (D,), got "
+                         f"{base_point.shape} and {velocity.shape}")
     dim = velocity.shape[0]
     zero = jnp.zeros((dim, dim), velocity.dtype)
     solution = diffrax.diffeqsolve(
