@@ -30,7 +30,8 @@ class WrappedGaussianConfig(MethodConfig):
 
 Config = WrappedGaussianConfig
 
-#: ``T`` of a sample counts least-squares iterations (one residual and one Jacobian each).
+#: ``T`` of a sample counts solver iterations: one residual and one Jacobian each for Newton and
+#: Levenberg-Marquardt, one residual and no Jacobian for ``broyden``, ``fixed_point`` and ``bfgs``.
 EVALUATIONS_PER_STEP = 1
 
 
