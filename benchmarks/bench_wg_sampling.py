@@ -6,13 +6,19 @@ case this builds the posterior from the data mirror exactly as the DAG does, fin
 and times, in one process and at the same sample count ``--n``:
 
 * WG with the pipeline's ``auto`` solver (for affine embeddings the fixed-point iteration from 50
-  parameters on, i.e. on the latent GPs, and Newton below; Levenberg-Marquardt otherwise) and its
-  Levenberg-Marquardt fallback for the samples the first solver leaves unsolved;
-  ``wg_no_fallback``, the same without the fallback; ``wg_newton``, Newton with the fallback (``auto``
-  before the fixed-point iteration); with ``--cases default`` also Levenberg-Marquardt forced
+  parameters on, i.e. on the latent GPs, and Broyden's quasi-Newton root find below, i.e. on the
+  regressions; Levenberg-Marquardt otherwise) and its Levenberg-Marquardt fallback for the samples
+  the first solver leaves unsolved; ``wg_no_fallback``, the same without the fallback;
+  ``wg_newton``, Newton with the fallback (``auto`` below 50 parameters before Broyden, and
+  everywhere before the fixed-point iteration); with ``--cases default`` also Levenberg-Marquardt forced
   (``approximation.wrapped_gaussian.solver``);
-* LA (``ela``) and RLA-F (``rla_f``, Yu et al. 2024): one compile call, then ``--repeats``
-  batched calls, median per sample (:func:`geobayes.metrics.equal_count_timing.time_approximation`);
+* LA (``ela``) and RLA-F (``rla_f``, Yu et al. 2024);
+
+every one compiled ahead of time (:func:`geobayes.metrics.compiled_sampler.ready_sampler`), then
+``--repeats`` batched calls of each, **round-robin** over the methods so that a burst of load on
+the shared machine hits all of them, the order rotated each round (a call right after a long one
+runs slower), median per sample. Each WG variant records its steps
+(median, max) and its largest difference from ``wg_newton``'s draws where both solved;
 * unless ``--no-nuts``, one NUTS chain of ``--warmup`` + ``--n`` iterations, compilation
   included (:func:`~geobayes.metrics.equal_count_timing.time_nuts`).
 
@@ -77,6 +83,52 @@ def build_cases(mirror: Path, which: str = "default", models=TABLE1_MODELS):
     return cases
 
 
+def time_interleaved(fits: dict, key, n: int, repeats: int) -> dict[str, dict]:
+    """``fits``: label -> zero-argument fit. Fit and compile each, then ``repeats`` rounds of one
+    timed batched call of each in turn; per label the median call and the last call's draws."""
+    import statistics
+    import time
+
+    import jax
+    import numpy as np
+
+    from geobayes.metrics.compiled_sampler import ready_sampler
+
+    ready, rows, draws = {}, {}, {}
+    for label, fit in fits.items():
+        start = time.perf_counter()
+        fitted = fit()
+        fit_s = time.perf_counter() - start
+        ready[label] = ready_sampler(fitted.approximation.sample, key, n)
+        rows[label] = {"fit_s": fit_s, "compile_s": ready[label].compile_s, "calls": []}
+    labels = list(ready)
+    for round_ in range(repeats):
+        # the order rotates each round: a call right after a long one (RLA-F) runs slower, so no
+        # method may always take that place
+        for label in labels[round_ % len(labels):] + labels[:round_ % len(labels)]:
+            sampler = ready[label]
+            start = time.perf_counter()
+            draws[label] = jax.block_until_ready(sampler.sample(key, n))
+            rows[label]["calls"].append(time.perf_counter() - start)
+    for label, row in rows.items():
+        out = draws[label]
+        row.update(sample_s=statistics.median(row["calls"]), min_sample_s=min(row["calls"]), repeats=repeats,
+                   n_failed=int(np.sum(~np.asarray(out.successful))))
+        row["per_sample_s"] = row["sample_s"] / n
+        if out.fallback is not None:
+            steps = np.asarray(out.num_steps)
+            row.update(n_fallback=int(np.sum(np.asarray(out.fallback))), median_steps=float(np.median(steps)),
+                       max_steps=int(steps.max()), max_residual=float(np.max(np.asarray(out.residual))))
+    if "wg_newton" in draws:
+        base = draws["wg_newton"]
+        for label, out in draws.items():
+            if out.fallback is not None and label != "wg_newton":
+                both = np.asarray(out.successful) & np.asarray(base.successful)
+                diff = np.abs(np.asarray(out.theta) - np.asarray(base.theta))[both]
+                rows[label]["max_diff_from_newton"] = float(diff.max()) if diff.size else None
+    return rows
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--n", type=int, default=1000, help="samples per method and NUTS draws")
@@ -96,7 +148,7 @@ def main(argv=None) -> int:
     import jax.numpy as jnp
 
     from geobayes.methods import get_method, method_config
-    from geobayes.metrics.equal_count_timing import time_approximation, time_nuts
+    from geobayes.metrics.equal_count_timing import time_nuts
     from geobayes.optimize import anchor_objective, find_map
     from geobayes.whitened_target import whitened
 
@@ -114,15 +166,16 @@ def main(argv=None) -> int:
         configs = {"wg": ("wg", {"wrapped_gaussian": wg_settings}),
                    "wg_no_fallback": ("wg", {"wrapped_gaussian": {**wg_settings, "fallback": "none"}})}
         # Newton with its fallback: `auto` on every affine embedding before the fixed-point iteration
-        # (which `auto` now takes from fixed_point_from_dim = 50 parameters on: the latent GPs)
+        # (which `auto` now takes from fixed_point_from_dim = 50 parameters on: the latent GPs) and
+        # Broyden (below: the regressions)
         configs |= {"wg_newton": ("wg", {"wrapped_gaussian": {**wg_settings, "solver": "newton"}})}
         if args.cases == "default":
             configs |= {"wg_lm": ("wg", {"wrapped_gaussian": {**wg_settings, "solver": "levenberg_marquardt"}})}
         configs |= {"ela": ("ela", {}), "rla_f": ("rla_f", {"ode": ode})}
-        for label, (method, extra) in configs.items():
-            row["methods"][label] = time_approximation(get_method(method).fit, posterior, mode,
-                                                       method_config(method, {"precision": "hessian", **extra}),
-                                                       key, args.n, args.repeats)
+        fits = {label: (lambda method=method, extra=extra: get_method(method).fit(
+                    posterior, method_config(method, {"precision": "hessian", **extra}), key, mode=mode))
+                for label, (method, extra) in configs.items()}
+        row["methods"] = time_interleaved(fits, key, args.n, args.repeats)
         if args.nuts:
             row["nuts"] = time_nuts(posterior, mode, key, warmup=args.warmup, samples=args.n, target_accept=0.8,
                                     max_tree_depth=10, dense_mass=False)
