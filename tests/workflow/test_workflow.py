@@ -659,6 +659,21 @@ def test_method_samples_reruns_only_the_named_method(settled_run, tmp_path):
     assert not {r for r in added.values() if UPSTREAM_RULES.fullmatch(r)}, sorted(set(added.values()))
 
 
+def test_bnn_classifier_wg_settings_rerun_its_approximations_not_its_data_or_optima(settled_run, tmp_path):
+    """The App. D classifier's WG solver settings (``bnn_classifier.wrapped_gaussian``) reach its
+    approximation jobs and what is downstream of them; the banana subset and the optima (whose
+    parameters leave the approximations' keys out) are not planned again."""
+    work, dag = settled_run
+    rules, inputs = dag.rule, dag.inputs
+    extra = tmp_path / "classifier_wg.yaml"
+    extra.write_text(yaml.safe_dump({"bnn_classifier": {"wrapped_gaussian": {"max_steps": 9999}}}))
+    plan = dry_run_plan(work, str(extra))  # a second --configfile, merged over tiny.yaml
+    approximations = {p for p, r in rules.items() if r == "bnn_classifier_approximate"}
+    assert {p for p, r in plan.items() if r == "bnn_classifier_approximate"} == approximations
+    assert set(plan) <= approximations | downstream(inputs, approximations)
+    assert not {r for r in plan.values() if r in ("prepare_bnn_classifier", "bnn_classifier_map")}
+
+
 def test_posterior_method_samples_reruns_only_that_posterior_and_method(settled_run, tmp_path):
     """``approximation.posterior_method_samples`` (how the quick config gives the fixed-prior MNIST
     CNN's riem-LA one sample) changes the parameters of one method's approximation on one posterior:

@@ -14,7 +14,7 @@ rule prepare_bnn_classifier:
     output:
         "data/prepared/bnn_classifier/{dataset}.npz",
     params:
-        options=BNN_CLASSIFIER,
+        options=bnn_classifier_subset_options(),
         seed=config["seed"],
         code=code_digest("data.banana_classification"),
     log:
@@ -41,7 +41,7 @@ rule bnn_classifier_map:
         npz="results/bnn_classifier/optimum{optimum}/map.npz",
         json="results/bnn_classifier/optimum{optimum}/map.json",
     params:
-        options=BNN_CLASSIFIER,
+        options=bnn_classifier_map_options(),
         seed=config["seed"],
         device=config["device"],
         code=code_digest("data.banana_classification", "networks.classifier_posterior", "metrics.fisher_spectrum",

@@ -4,6 +4,20 @@
 
 BNN_CLASSIFIER = config["bnn_classifier"]
 BNN_CLASSIFIER_METHODS = ["ela", "wg"]
+# The keys only the approximations (and their predictive summaries) read: the data subset and the
+# optima do not depend on them, so a change of, say, the WG solver settings reruns only the
+# approximations (rule parameters `options` of prepare_bnn_classifier and bnn_classifier_map).
+BNN_CLASSIFIER_APPROXIMATION_KEYS = ("precision", "samples", "wrapped_gaussian", "schedule", "chunk", "off_data_distance")
+
+
+def bnn_classifier_subset_options():
+    """What the banana subset depends on: the data set and its size."""
+    return {key: BNN_CLASSIFIER[key] for key in ("dataset", "n")}
+
+
+def bnn_classifier_map_options():
+    """The `bnn_classifier` block less the approximations' keys: what an optimum depends on."""
+    return {key: value for key, value in BNN_CLASSIFIER.items() if key not in BNN_CLASSIFIER_APPROXIMATION_KEYS}
 
 
 def bnn_classifier_optima():
