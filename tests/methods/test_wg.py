@@ -21,6 +21,7 @@ import equinox as eqx
 import jax
 import jax.numpy as jnp
 import numpy as np
+import optimistix as optx
 import pytest
 import scipy.linalg
 from scipy.stats import multivariate_normal
@@ -44,6 +45,7 @@ from geobayes.models import (
 )
 from geobayes.models.kernels import squared_exponential_kernel
 from geobayes.optimize import anchor_objective, find_map
+from geobayes.optimize.broyden import Broyden
 from geobayes.posterior import Posterior
 from geobayes.settings import from_mapping
 from geobayes.target import Target
@@ -461,6 +463,42 @@ def test_broyden_solver_gives_the_newton_draws_in_cheaper_steps(name):
     np.testing.assert_allclose(jax.jit(jax.vmap(approx.log_map))(broyden.theta), velocities, rtol=0, atol=1e-7)
     np.testing.assert_allclose(broyden.theta, newton.theta, rtol=0, atol=1e-6)
     assert float(jnp.mean(newton.num_steps)) < float(jnp.mean(broyden.num_steps)) <= 64
+
+
+def test_broyden_line_search_bounds_the_steps_of_far_samples_where_newton_cycles():
+    """On a nearly separable logistic regression (|theta*| ~ 14) the full Broyden step overshoots
+    on far draws and the plain method wanders (75 steps on the slowest of 200 draws); the
+    backtracking line search solves every draw in at most 30 (28), to the same preimages, where
+    undamped Newton leaves some unsolved."""
+    rng = np.random.default_rng(1)
+    X = np.column_stack([rng.normal(size=(60, 4)), np.ones(60)])
+    coefficients = 3.0 * rng.normal(size=5)
+    y = (rng.uniform(size=60) < 1 / (1 + np.exp(-X @ coefficients))).astype(float)
+    posterior = Posterior("separable-bernreg", LogisticRegression(prior=GaussianPrior(100.0)), Dataset(X, y))
+    mode = find_map(anchor_objective("euclidean"), posterior, 5, jax.random.PRNGKey(0), restarts=2).position
+    approx = wg.fit(posterior, wg.Config.from_mapping(_config(solver="broyden", fallback="none")), None,
+                    mode=mode).approximation
+    velocities = approx.tangent.sample_velocities(jax.random.PRNGKey(3), 200)
+
+    def solve(halvings):
+        def one(v):
+            sol = optx.root_find(lambda theta, v: approx.log_map(theta) - v,
+                                 Broyden(rtol=1e-10, atol=1e-10, halvings=halvings), approx.log_map.base + v, args=v,
+                                 max_steps=256, throw=False)
+            return sol.value, sol.result == optx.RESULTS.successful, sol.stats["num_steps"]
+        return jax.jit(jax.vmap(one))(velocities)
+
+    plain, plain_ok, plain_steps = solve(0)
+    searched, searched_ok, searched_steps = solve(6)
+    assert bool(jnp.all(searched_ok)) and bool(jnp.all(plain_ok))
+    assert int(searched_steps.max()) <= 30 < 60 < int(plain_steps.max())
+    np.testing.assert_allclose(searched, plain, rtol=0, atol=1e-6)
+    # the pipeline's `broyden` is the searched one
+    draws = approx.sample(jax.random.PRNGKey(3), 200)
+    np.testing.assert_array_equal(draws.num_steps, searched_steps)
+    newton = wg.fit(posterior, wg.Config.from_mapping(_config(solver="newton", fallback="none")), None,
+                    mode=mode).approximation.sample(jax.random.PRNGKey(3), 200)
+    assert not bool(jnp.all(newton.successful))
 
 
 def test_fixed_point_stops_at_its_own_cap_and_the_fallback_solves_the_rest():

@@ -79,10 +79,11 @@ class ExpMapSettings(eqx.Module):
         ``broyden`` (:class:`geobayes.optimize.broyden.Broyden`, Broyden 1965) uses that
         ``D Log(theta*) = I`` (Hartmann et al. 2026, Eq. (15): the contrast's mixed second
         derivative at the base is ``-2 I_Theta``) as its first inverse Jacobian and corrects it by
-        a rank-one update a step: one ``Log`` evaluation and O(D^2) arithmetic a step, where a
-        Newton step builds the D-column Jacobian (D forward passes) and factorises it (O(D^3)).
+        a rank-one update a step: one ``Log`` evaluation and O(D^2) arithmetic a step (more only
+        where its backtracking line search halves a step that would overshoot), where a Newton
+        step builds the D-column Jacobian (D forward passes) and factorises it (O(D^3)).
         Superlinear convergence: about twice Newton's steps (median 6-10 against 3-4 on Table 1's
-        regressions), 2.2-5.7x faster a sample than Newton at D = 8-25 (1.1-1.2x at D = 3), the
+        regressions), 1.9-5.3x faster a sample than Newton at D = 8-25 (about even at D = 3), the
         same preimages to 1e-8, and none of Newton's cycling far from the MAP
         (benchmarks/bench_wg_sampling.py, ``results/wg_table1_broyden.json``).
         ``bfgs`` minimises ``|Log(theta) - V|^2 / 2`` with gradients only, as Hartmann et al.

@@ -14,6 +14,16 @@ near a root with a non-singular Jacobian when ``H`` starts close to its inverse.
 from the identity, which is exact where ``Df = I`` (Hartmann et al. 2026, Eq. (15): the
 approximate log map's differential at its base point), or from a given matrix.
 
+Far from the root a full quasi-Newton step can overshoot, and the method then wanders for
+hundreds of steps. So each step is a backtracking line search on the residual (Dennis &
+Schnabel 1996, "Numerical Methods for Unconstrained Optimization and Nonlinear Equations",
+the line search of their globalised quasi-Newton methods for nonlinear equations):
+``s = alpha d`` with ``d = -H f(y)`` and ``alpha`` halved from 1 until
+``|f(y + s)|^2 <= (1 - 1e-4 alpha) |f(y)|^2``, at most ``halvings`` times (the last ``alpha`` is
+taken if none passes: ``d`` need not be a descent direction of ``|f|^2``), and the update uses
+the step taken. Each halving costs one more evaluation of ``f``; near the root the full step
+passes at once. ``halvings = 0`` is the plain method.
+
 It stops as Optimistix's Newton does (``optimistix.Newton`` with Cauchy termination): when the
 last step is below ``atol + rtol |y|`` and ``|f|`` below ``atol`` (max norms), now at the new
 point (Newton tests the point the step started from). A non-finite step or residual ends the
@@ -57,6 +67,9 @@ class Broyden(optx.AbstractRootFinder):
         Tolerances of the stop rule (module docstring), both > 0.
     initial_inverse_jacobian : jax.Array or None
         ``H_0``, shape (D, D); None (default) for the identity.
+    halvings : int, default 6
+        Most halvings of the step in its line search (module docstring), ``>= 0``; 0 takes every
+        full step.
     norm : callable
         Norm of the stop rule; Optimistix's max norm.
     """
@@ -64,12 +77,15 @@ class Broyden(optx.AbstractRootFinder):
     rtol: float
     atol: float
     initial_inverse_jacobian: jax.Array | None = None
+    halvings: int = eqx.field(default=6, static=True)
     norm: Callable[[PyTree], jax.Array] = optx.max_norm
 
     def __check_init__(self):
         for name in ("rtol", "atol"):
             if not getattr(self, name) > 0:
                 raise ValueError(f"Broyden: {name} must be > 0, got {getattr(self, name)!r}")
+        if isinstance(self.halvings, bool) or not isinstance(self.halvings, int) or self.halvings < 0:
+            raise ValueError(f"Broyden: halvings must be an integer >= 0, got {self.halvings!r}")
 
     def init(self, fn, y, args, options, f_struct, aux_struct, tags) -> _BroydenState:
         del options, aux_struct, tags
@@ -91,9 +107,24 @@ class Broyden(optx.AbstractRootFinder):
     def step(self, fn, y, args, options, state: _BroydenState, tags):
         del options, tags
         inverse = state.inverse_jacobian
-        s = -(inverse @ state.f)
+        direction = -(inverse @ state.f)
+        squared = jnp.sum(state.f ** 2)
+
+        def insufficient(carry):
+            count, alpha, f_trial, _ = carry
+            return (count < self.halvings) & ~(jnp.sum(f_trial ** 2) <= (1.0 - 1e-4 * alpha) * squared)
+
+        def halve(carry):
+            count, alpha, _, _ = carry
+            alpha = 0.5 * alpha
+            f_trial, aux = fn(y + alpha * direction, args)
+            return count + 1, alpha, f_trial, aux
+
+        full, aux = fn(y + direction, args)
+        _, alpha, new_f, aux = jax.lax.while_loop(insufficient, halve,
+                                                  (jnp.array(0), jnp.ones((), y.dtype), full, aux))
+        s = alpha * direction
         new_y = y + s
-        new_f, aux = fn(new_y, args)
         df = new_f - state.f
         inverse_df = inverse @ df
         denominator = s @ inverse_df
