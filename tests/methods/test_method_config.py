@@ -58,7 +58,7 @@ def test_every_method_declares_a_typed_config(name):
     ("rla_blog", {"log_map": {"batch_size": 1.5}}, "approximation.log_map.batch_size: expected an integer, got 1.5"),
     ("wg", {"wrapped_gaussian": {"solver": "gauss_newton"}},
      "approximation.wrapped_gaussian.solver: 'gauss_newton' is not one of 'auto', 'levenberg_marquardt', "
-     "'levenberg_marquardt_lsmr', 'newton', 'fixed_point', 'bfgs'"),
+     "'levenberg_marquardt_lsmr', 'newton', 'fixed_point', 'broyden', 'bfgs'"),
     ("wg", {"schedule": {"sort_by_difficulty": "yes"}}, "approximation.schedule.sort_by_difficulty: expected true or false"),
     ("rla_b_batched", {"minibatch": {"size": 20.5}}, "approximation.minibatch.size: expected an integer, got 20.5"),
     ("ela", {"precision": "ggn"}, "approximation.precision: 'ggn' is not one of 'hessian', 'fisher'"),
