@@ -31,7 +31,8 @@ class WrappedGaussianConfig(MethodConfig):
 Config = WrappedGaussianConfig
 
 #: ``T`` of a sample counts solver iterations: one residual and one Jacobian each for Newton and
-#: Levenberg-Marquardt, one residual and no Jacobian for ``broyden``, ``fixed_point`` and ``bfgs``.
+#: Levenberg-Marquardt, one residual and no Jacobian for ``fixed_point`` and ``bfgs``, and for
+#: ``broyden`` one residual plus one per halving of its line search.
 EVALUATIONS_PER_STEP = 1
 
 
