@@ -14,10 +14,10 @@ and times, in one process and at the same sample count ``--n``:
   (``approximation.wrapped_gaussian.solver``);
 * LA (``ela``) and RLA-F (``rla_f``, Yu et al. 2024);
 
-every one compiled ahead of time (:func:`geobayes.metrics.compiled_sampler.ready_sampler`), then
-``--repeats`` batched calls of each, **round-robin** over the methods so that a burst of load on
-the shared machine hits all of them, the order rotated each round (a call right after a long one
-runs slower), median per sample. Each WG variant records its steps
+every one compiled ahead of time, then ``--repeats`` batched calls of each, **round-robin** over
+the methods so that a burst of load on the shared machine hits all of them, the order rotated
+each round (a call right after a long one runs slower), median and fastest call per sample
+(:func:`geobayes.metrics.equal_count_timing.time_approximations`, as the pipeline's ``time_wg``). Each WG variant records its steps
 (median, max) and its largest difference from ``wg_newton``'s draws where both solved;
 * unless ``--no-nuts``, one NUTS chain of ``--warmup`` + ``--n`` iterations, compilation
   included (:func:`~geobayes.metrics.equal_count_timing.time_nuts`).
@@ -84,41 +84,20 @@ def build_cases(mirror: Path, which: str = "default", models=TABLE1_MODELS):
 
 
 def time_interleaved(fits: dict, key, n: int, repeats: int) -> dict[str, dict]:
-    """``fits``: label -> zero-argument fit. Fit and compile each, then ``repeats`` rounds of one
-    timed batched call of each in turn; per label the median call and the last call's draws."""
-    import statistics
-    import time
-
-    import jax
+    """``fits``: label -> zero-argument fit. The library's interleaved timing
+    (:func:`geobayes.metrics.equal_count_timing.time_approximations`: fit and compile each, then
+    ``repeats`` rotated rounds of one call each), and for each WG variant its steps (median, max),
+    its largest residual and its largest difference from ``wg_newton``'s draws."""
     import numpy as np
 
-    from geobayes.metrics.compiled_sampler import ready_sampler
+    from geobayes.metrics.equal_count_timing import time_approximations
 
-    ready, rows, draws = {}, {}, {}
-    for label, fit in fits.items():
-        start = time.perf_counter()
-        fitted = fit()
-        fit_s = time.perf_counter() - start
-        ready[label] = ready_sampler(fitted.approximation.sample, key, n)
-        rows[label] = {"fit_s": fit_s, "compile_s": ready[label].compile_s, "calls": []}
-    labels = list(ready)
-    for round_ in range(repeats):
-        # the order rotates each round: a call right after a long one (RLA-F) runs slower, so no
-        # method may always take that place
-        for label in labels[round_ % len(labels):] + labels[:round_ % len(labels)]:
-            sampler = ready[label]
-            start = time.perf_counter()
-            draws[label] = jax.block_until_ready(sampler.sample(key, n))
-            rows[label]["calls"].append(time.perf_counter() - start)
-    for label, row in rows.items():
-        out = draws[label]
-        row.update(sample_s=statistics.median(row["calls"]), min_sample_s=min(row["calls"]), repeats=repeats,
-                   n_failed=int(np.sum(~np.asarray(out.successful))))
-        row["per_sample_s"] = row["sample_s"] / n
+    rows, draws = time_approximations(fits, key, n, repeats)
+    for label, out in draws.items():
         if out.fallback is not None:
             steps = np.asarray(out.num_steps)
-            row.update(n_fallback=int(np.sum(np.asarray(out.fallback))), median_steps=float(np.median(steps)),
-                       max_steps=int(steps.max()), max_residual=float(np.max(np.asarray(out.residual))))
+            rows[label].update(median_steps=float(np.median(steps)), max_steps=int(steps.max()),
+                               max_residual=float(np.max(np.asarray(out.residual))))
     if "wg_newton" in draws:
         base = draws["wg_newton"]
         for label, out in draws.items():

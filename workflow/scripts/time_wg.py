@@ -11,7 +11,7 @@ import jax.numpy as jnp
 from geobayes.floating_point import floating_point
 from geobayes.io import load_npz, save_json
 from geobayes.methods import get_method, method_config
-from geobayes.metrics.equal_count_timing import time_approximation, time_nuts
+from geobayes.metrics.equal_count_timing import time_approximations, time_nuts
 from geobayes.pipeline.device import use_device
 from geobayes.pipeline.posteriors import build_posterior
 from geobayes.pipeline.step import logged_to, sidecar
@@ -28,12 +28,14 @@ with logged_to(smk.log[0]) as log:
         posterior = build_posterior(smk.wildcards.posterior, smk.input.data or None, smk.params.model)
         mode = jnp.asarray(load_npz(smk.input.map)["position"])
         key = derive_key(smk.params.seed, "time_wg", posterior.name)
-        methods = {}
-        for method in cfg["methods"]:
-            settings = method_config(method, {**smk.params.approximation[method], "precision": "hessian"})
-            methods[method] = time_approximation(get_method(method).fit, posterior, mode, settings, key, n,
-                                                 int(cfg["repeats"]))
-            print(f"{method}: {methods[method]}", file=log)
+        fits = {method: (lambda fit, settings: lambda: fit(posterior, settings, key, mode=mode))(
+                    get_method(method).fit,
+                    method_config(method, {**smk.params.approximation[method], "precision": "hessian"}))
+                for method in cfg["methods"]}
+        # every method fitted and compiled, then their timed calls interleaved round-robin
+        methods = time_approximations(fits, key, n, int(cfg["repeats"])).records
+        for method, record in methods.items():
+            print(f"{method}: {record}", file=log)
         ref = smk.params.reference
         nuts = time_nuts(posterior, mode, key, warmup=int(cfg["nuts_warmup"]), samples=n,
                          target_accept=ref["target_accept"], max_tree_depth=ref["max_tree_depth"],

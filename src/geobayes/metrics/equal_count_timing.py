@@ -2,16 +2,18 @@
 
 Hartmann et al. (2026) claim the closed-form wrapped Gaussian is "orders of magnitude faster"
 than ODE-based wrapped Gaussians (Riemannian Laplace) but time it only against NUTS, on
-unstated hardware (notes Sec. 4, claim 1). :func:`time_approximation` and :func:`time_nuts`
+unstated hardware (notes Sec. 4, claim 1). :func:`time_approximations` and :func:`time_nuts`
 measure all of them on the same posterior, machine and process, drawing the same number of
-samples, so the ratios are free of the hardware.
+samples, so the ratios are free of the hardware; the approximations' calls are interleaved, so
+that the machine's load and the order of the calls fall on every method alike.
 """
 
 from __future__ import annotations
 
 import statistics
 import time
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, NamedTuple
 
 import jax
 import numpy as np
@@ -20,7 +22,7 @@ from geobayes.metrics.compiled_sampler import ready_sampler
 from geobayes.samplers.nuts import NutsConfig, run_nuts
 from geobayes.whitened_target import whitened
 
-__all__ = ["time_approximation", "time_nuts"]
+__all__ = ["InterleavedTimings", "time_approximations", "time_nuts"]
 
 
 def _timed(fn):
@@ -29,43 +31,81 @@ def _timed(fn):
     return time.perf_counter() - start, out
 
 
-def time_approximation(fit, posterior, mode, config, key: jax.Array, n: int, repeats: int) -> dict[str, Any]:
-    """Fit one method and time drawing ``n`` samples in one batched call.
+class InterleavedTimings(NamedTuple):
+    """What :func:`time_approximations` measured.
+
+    Attributes
+    ----------
+    records : dict
+        Label -> the method's timing record (see :func:`time_approximations`).
+    draws : dict
+        Label -> the draws of the method's last timed call.
+    """
+
+    records: dict[str, dict[str, Any]]
+    draws: dict[str, Any]
+
+
+def time_approximations(fits: Mapping[str, Callable[[], Any]], key: jax.Array, n: int,
+                        repeats: int) -> InterleavedTimings:
+    """Fit and compile every method, then time their batched calls interleaved.
+
+    Each method is fitted (``fits[label]()``, timed) and its sampler compiled ahead of time
+    (:func:`~geobayes.metrics.compiled_sampler.ready_sampler`). Then come ``repeats`` rounds of
+    one call of ``sample(key, n)`` per method, round-robin, the order rotated by one each round.
+    A burst of load on a shared machine thus hits every method alike, and no method always runs
+    first after compilation or right after the longest call (timed in per-method blocks on this
+    machine kind, whichever method ran first was 1.2-2.6x slower: ``benchmarks/README.md``,
+    ``bench_wg_sampling.py``).
 
     Parameters
     ----------
-    fit
-        The method's ``fit`` function (``geobayes.methods.<name>.fit``).
-    posterior, mode, config, key
-        As for ``fit`` (``config`` the method's typed ``Config``); the same key draws the samples.
+    fits
+        Label -> zero-argument function returning the method's fit (a
+        :class:`~geobayes.methods.base.FitResult`), e.g. ``lambda: fit(posterior, config, key,
+        mode=mode)``.
+    key
+        The key every timed call draws with (the same draws each round).
     n
         Samples per call.
     repeats
-        Timed calls of the program compiled ahead of time (no untimed run:
-        :func:`~geobayes.metrics.compiled_sampler.ready_sampler`); the median is reported.
+        Timed calls per method.
 
     Returns
     -------
-    dict
-        ``fit_s``, ``compile_s`` (tracing and compilation; for a sampler that cannot be
-        lowered, its first call), ``compiled_ahead``, ``sample_s``
-        (median call), ``per_sample_s`` (= ``sample_s / n``), ``n_failed`` (last call) and,
-        where the draws carry a fallback flag (the wrapped Gaussian), ``n_fallback``: the samples
-        the fallback solver solved again.
+    InterleavedTimings
+        Per label a record: ``fit_s``, ``compile_s`` (tracing and compilation; for a sampler that
+        cannot be lowered, its first call), ``compiled_ahead``, ``calls_s`` (every timed call,
+        in round order), ``sample_s`` (median call), ``min_sample_s`` (fastest call),
+        ``per_sample_s`` (= ``sample_s / n``), ``min_per_sample_s``, ``n_failed`` (last call),
+        ``repeats`` and, where the draws carry a fallback flag (the wrapped Gaussian),
+        ``n_fallback``: the samples the fallback solver solved again. Beside them, each
+        method's last draws.
     """
     if n < 1 or repeats < 1:
         raise ValueError(f"need n >= 1 and repeats >= 1, got n={n}, repeats={repeats}")
-    fit_s, fitted = _timed(lambda: fit(posterior, config, key, mode=mode))
-    ready = ready_sampler(fitted.approximation.sample, key, n)
-    calls = []
-    for _ in range(repeats):
-        seconds, draws = _timed(lambda: ready.sample(key, n))
-        calls.append(seconds)
-    sample_s = statistics.median(calls)
-    fallback = {} if draws.fallback is None else {"n_fallback": int(np.sum(np.asarray(draws.fallback)))}
-    return {"fit_s": fit_s, "compile_s": ready.compile_s, "compiled_ahead": ready.compiled_ahead, "sample_s": sample_s,
-            "per_sample_s": sample_s / n, "n_failed": int(np.sum(~np.asarray(draws.successful))), **fallback,
-            "repeats": repeats}
+    if not fits:
+        raise ValueError("time_approximations: no method to time (fits is empty)")
+    ready, records, draws = {}, {}, {}
+    for label, fit in fits.items():
+        fit_s, fitted = _timed(fit)
+        ready[label] = ready_sampler(fitted.approximation.sample, key, n)
+        records[label] = {"fit_s": fit_s, "compile_s": ready[label].compile_s,
+                          "compiled_ahead": ready[label].compiled_ahead, "calls_s": []}
+    labels = list(ready)
+    for round_ in range(repeats):
+        shift = round_ % len(labels)
+        for label in labels[shift:] + labels[:shift]:
+            seconds, draws[label] = _timed(lambda: ready[label].sample(key, n))
+            records[label]["calls_s"].append(seconds)
+    for label, record in records.items():
+        out = draws[label]
+        record.update(sample_s=statistics.median(record["calls_s"]), min_sample_s=min(record["calls_s"]),
+                      n_failed=int(np.sum(~np.asarray(out.successful))), repeats=repeats)
+        record.update(per_sample_s=record["sample_s"] / n, min_per_sample_s=record["min_sample_s"] / n)
+        if out.fallback is not None:
+            record["n_fallback"] = int(np.sum(np.asarray(out.fallback)))
+    return InterleavedTimings(records, draws)
 
 
 def time_nuts(posterior, start, key: jax.Array, *, warmup: int, samples: int, target_accept: float,
