@@ -138,6 +138,9 @@ def test_tiny_run_hartmann_outputs(tiny_run):
     assert timing["threads"] == TINY_CONFIG["timing_threads"] == 1
     assert {r["method"] for r in timing["per_method"]} == {"wg", "ela", "rla_f", "nuts"}
     assert {r["method"] for r in timing["per_method"] if "wg_time_ratio" in r} == {"ela", "rla_f", "nuts"}
+    # the approximations' calls interleaved (geobayes.metrics.equal_count_timing): median and fastest recorded
+    assert all(len(r["calls_s"]) == TINY_CONFIG["wg_timing"]["repeats"] and r["min_per_sample_s"] <= r["per_sample_s"]
+               for r in timing["per_method"] if r["method"] != "nuts")
     growth = load_tidy(tiny_run / "results/summary/growth.csv")
     assert set(growth.loc[growth["metric"] == "seconds_per_sample", "method"]) == {"wg", "ela", "rla_f", "nuts"}
     table1 = pd.read_csv(tiny_run / "tables/hartmann2026_table1.csv")
@@ -623,6 +626,48 @@ def test_editing_a_shared_module_reruns_all_its_users(settled_run):
         os.utime(module, ns=(stat.st_atime_ns, stat.st_mtime_ns))
 
 
+def rule_scripts(work: Path) -> dict[str, str]:
+    """Rule name -> the workflow/scripts file it runs, read from the rule files."""
+    scripts = {}
+    for path in (work / "workflow" / "rules").glob("*.smk"):
+        for match in re.finditer(r'^rule (\w+):\n(?:(?!^rule ).*\n)*?\s+script:\s*\n\s+"\.\./scripts/([\w.]+)"',
+                                 path.read_text(), re.M):
+            scripts[match.group(1)] = match.group(2)
+    return scripts
+
+
+def script_imports(script: Path) -> set[str]:
+    """geobayes modules a workflow script imports at its top level."""
+    import ast
+
+    names = set()
+    for node in ast.walk(ast.parse(script.read_text())):
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("geobayes"):
+            names.add(node.module)
+        elif isinstance(node, ast.Import):
+            names |= {a.name for a in node.names if a.name.startswith("geobayes")}
+    return names
+
+
+@pytest.mark.parametrize("module", ["random", "data.prepared"])
+def test_editing_a_module_reruns_every_job_whose_script_uses_it(settled_run, module):
+    """Every scripted rule's code digest covers what its script imports (``script_code``): editing
+    a module (the keys, the prepared-data loader) plans every job whose script uses it at run time
+    (the test's own import walk, ``runtime_imports``), and only jobs whose digest changed and what is
+    downstream. Before, rules listed their modules by hand and missed these: the data preparations and
+    the networks' training kept their outputs when the keys they were drawn with changed."""
+    work, dag = settled_run
+    scripts = rule_scripts(work)
+    assert {"approximate", "map", "prepare_bnn_classifier", "train_network", "time_wg"} <= set(scripts)
+    users = {rule for rule, script in scripts.items()
+             if f"geobayes.{module}" in runtime_imports(*script_imports(work / "workflow" / "scripts" / script))}
+    run = edited(work / "src" / "geobayes" / f"{module.replace('.', '/')}.py", work)
+    direct = code_changed(run)
+    expected = {p for p, r in dag.rule.items() if r in users}
+    assert expected and expected <= set(run.plan), sorted(expected - set(run.plan))
+    assert set(run.plan) == direct | downstream(dag.inputs, direct)
+
+
 def test_forcerun_approximate_reruns_every_approximation_and_downstream(settled_run):
     """README: ``--forcerun approximate`` replans every approximation and what reads them;
     with ``--until approximate`` only the approximations."""
@@ -660,16 +705,17 @@ def test_method_samples_reruns_only_the_named_method(settled_run, tmp_path):
 
 
 def test_bnn_classifier_wg_settings_rerun_its_approximations_not_its_data_or_optima(settled_run, tmp_path):
-    """The App. D classifier's WG solver settings (``bnn_classifier.wrapped_gaussian``) reach its
-    approximation jobs and what is downstream of them; the banana subset and the optima (whose
-    parameters leave the approximations' keys out) are not planned again."""
+    """The App. D classifier's WG solver settings (``bnn_classifier.wrapped_gaussian``) reach its WG
+    approximation jobs and what is downstream of them; LA's jobs, the banana subset and the optima
+    (whose parameters leave those keys out) are not planned again."""
     work, dag = settled_run
     rules, inputs = dag.rule, dag.inputs
     extra = tmp_path / "classifier_wg.yaml"
     extra.write_text(yaml.safe_dump({"bnn_classifier": {"wrapped_gaussian": {"max_steps": 9999}}}))
     plan = dry_run_plan(work, str(extra))  # a second --configfile, merged over tiny.yaml
-    approximations = {p for p, r in rules.items() if r == "bnn_classifier_approximate"}
-    assert {p for p, r in plan.items() if r == "bnn_classifier_approximate"} == approximations
+    # WG's jobs only: LA's parameters leave WG's keys out (bnn_classifier_approximation_options)
+    approximations = {p for p, r in rules.items() if r == "bnn_classifier_approximate" and Path(p).stem == "wg"}
+    assert approximations and {p for p, r in plan.items() if r == "bnn_classifier_approximate"} == approximations
     assert set(plan) <= approximations | downstream(inputs, approximations)
     assert not {r for r in plan.values() if r in ("prepare_bnn_classifier", "bnn_classifier_map")}
 

@@ -16,7 +16,7 @@ rule prepare_bnn_classifier:
     params:
         options=bnn_classifier_subset_options(),
         seed=config["seed"],
-        code=code_digest("data.banana_classification"),
+        code=script_code("prepare_bnn_classifier.py", "data.banana_classification"),
     log:
         "logs/prepare/bnn_classifier/{dataset}.log",
     benchmark:
@@ -44,7 +44,8 @@ rule bnn_classifier_map:
         options=bnn_classifier_map_options(),
         seed=config["seed"],
         device=config["device"],
-        code=code_digest("data.banana_classification", "networks.classifier_posterior", "metrics.fisher_spectrum",
+        code=script_code("bnn_classifier_map.py",
+                         "data.banana_classification", "networks.classifier_posterior", "metrics.fisher_spectrum",
                          "metrics.classifier_variance", "optimize.map_estimate", "optimize.anchors"),
     log:
         "logs/bnn_classifier/optimum{optimum}/map.log",
@@ -72,10 +73,11 @@ rule bnn_classifier_approximate:
         npz="results/bnn_classifier/optimum{optimum}/{method}.npz",
         json="results/bnn_classifier/optimum{optimum}/{method}.json",
     params:
-        options=BNN_CLASSIFIER,
+        options=bnn_classifier_approximation_options,
         seed=config["seed"],
         device=config["device"],
-        code=lambda wildcards: code_digest("data.banana_classification", "networks.classifier_posterior",
+        code=lambda wildcards: script_code("bnn_classifier_approximate.py",
+                                           "data.banana_classification", "networks.classifier_posterior",
                                            "metrics.classifier_variance", f"methods.{wildcards.method}"),
     log:
         "logs/bnn_classifier/optimum{optimum}/{method}.log",
@@ -106,7 +108,8 @@ rule report_bnn_classifier:
     params:
         optima=bnn_classifier_optima(),
         methods=BNN_CLASSIFIER_METHODS,
-        code=code_digest("report.bnn_classifier", "report.figures", "data.banana_classification"),
+        code=script_code("report_bnn_classifier.py",
+                         "report.bnn_classifier", "report.figures", "data.banana_classification"),
     log:
         "logs/report/bnn_classifier.log",
     benchmark:

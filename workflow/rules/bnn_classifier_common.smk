@@ -20,6 +20,17 @@ def bnn_classifier_map_options():
     return {key: value for key, value in BNN_CLASSIFIER.items() if key not in BNN_CLASSIFIER_APPROXIMATION_KEYS}
 
 
+#: Keys of the block that one method alone reads: another method's approximation jobs leave them out.
+BNN_CLASSIFIER_METHOD_KEYS = {"wrapped_gaussian": "wg"}
+
+
+def bnn_classifier_approximation_options(wildcards):
+    """The `bnn_classifier` block less the keys of the other methods: an LA job does not rerun when
+    WG's solver settings change."""
+    return {key: value for key, value in BNN_CLASSIFIER.items()
+            if BNN_CLASSIFIER_METHOD_KEYS.get(key, wildcards.method) == wildcards.method}
+
+
 def bnn_classifier_optima():
     """Optimum indices 0 .. optima - 1 ((a), (b), ...)."""
     return list(range(BNN_CLASSIFIER["optima"]))

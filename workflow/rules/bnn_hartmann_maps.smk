@@ -21,7 +21,7 @@ rule map_optima:
         model=model_options,
         seed=config["seed"],
         device=config["device"],
-        code=code_digest("optimize.map_optima", "optimize.anchors", "pipeline.posteriors"),
+        code=script_code("map_optima.py", "optimize.map_optima", "optimize.anchors", "pipeline.posteriors"),
     log:
         "logs/map/{posterior}/optima.log",
     benchmark:
@@ -84,7 +84,8 @@ rule predict_optimum:
         model=model_options,
         samples=BNN_HARTMANN_MAPS["samples"],
         seed=config["seed"],
-        code=lambda wildcards: code_digest("networks.predictive", "metrics.predictive", f"methods.{wildcards.method}",
+        code=lambda wildcards: script_code("predict_network.py",
+                                           "networks.predictive", "metrics.predictive", f"methods.{wildcards.method}",
                                            "pipeline.posteriors"),
     log:
         "logs/prediction/{posterior}/{anchor}/{method}/seed{seed}.log",
@@ -114,7 +115,8 @@ rule map_robustness:
         optima=BNN_HARTMANN_MAPS["optima"],
         posterior=bnn_hartmann_maps_posterior(),
         model=EXPERIMENTS["bnn_hartmann"],
-        code=code_digest("metrics.map_robustness", "metrics.predictive", "networks.predictive", "pipeline.posteriors"),
+        code=script_code("map_robustness.py",
+                         "metrics.map_robustness", "metrics.predictive", "networks.predictive", "pipeline.posteriors"),
     log:
         "logs/map_robustness/bnn_hartmann_maps.log",
     benchmark:
@@ -140,7 +142,8 @@ rule figure_bnn_hartmann_maps:
     params:
         methods=BNN_HARTMANN_MAPS_METHODS,
         optima=BNN_HARTMANN_MAPS["optima"],
-        code=code_digest("report.bnn_map_robustness", "report.bnn_pushforward_figures", "report.bnn_panels"),
+        code=script_code("figure_bnn_hartmann_maps.py",
+                         "report.bnn_map_robustness", "report.bnn_pushforward_figures", "report.bnn_panels"),
     log:
         "logs/report/bnn_hartmann_maps.log",
     benchmark:

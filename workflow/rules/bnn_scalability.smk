@@ -16,7 +16,7 @@ rule prepare_sine:
     params:
         data=SCALABILITY["data"],
         seed=config["seed"],
-        code=code_digest("data.sine_regression"),
+        code=script_code("prepare_sine_scalability.py", "data.sine_regression"),
     log:
         "logs/prepare/bnn_scalability/n{size}_rep{repetition}.log",
     benchmark:
@@ -48,7 +48,8 @@ rule train_scalability_network:
         marginal_likelihood=SCALABILITY["marginal_likelihood"],
         seed=config["seed"],
         device=config["device"],
-        code=code_digest("optimize.train_network", "laplace.marginal_likelihood", "networks.mlp"),
+        code=script_code("train_scalability_network.py",
+                         "optimize.train_network", "laplace.marginal_likelihood", "networks.mlp"),
     log:
         "logs/bnn_scalability/network/h{width}_n{size}_rep{repetition}.log",
     benchmark:
@@ -83,7 +84,8 @@ rule time_bnn_scalability:
         timing=SCALABILITY["timing"],
         seed=config["seed"],
         device=config["device"],
-        code=lambda wildcards: code_digest(f"methods.{wildcards.method}", "metrics.sampling_time",
+        code=lambda wildcards: script_code("time_bnn_scalability.py",
+                                           f"methods.{wildcards.method}", "metrics.sampling_time",
                                            "networks.network_models", "posterior"),
     log:
         "logs/bnn_scalability/timing/h{width}_n{size}_rep{repetition}/{method}.log",
@@ -115,7 +117,7 @@ rule figure_bnn_scalability:
         pdf="figures/bnn_scalability.pdf",
         png="figures/bnn_scalability.png",
     params:
-        code=code_digest("report.bnn_scalability", "report.figures", "report.tidy"),
+        code=script_code("figure_bnn_scalability.py", "report.bnn_scalability", "report.figures", "report.tidy"),
     log:
         "logs/report/bnn_scalability_figure.log",
     benchmark:

@@ -17,7 +17,7 @@ rule prepare_classification:
         "data/prepared/classification/{stem}.npz",
     params:
         options=classification_stem_options,
-        code=code_digest("data.classification_sources"),
+        code=script_code("prepare_classification.py", "data.classification_sources"),
     log:
         "logs/prepare/classification/{stem}.log",
     benchmark:
@@ -41,7 +41,7 @@ rule prepare_image_test_set:
     output:
         "data/prepared/image_test/{dataset}.npz",
     params:
-        code=code_digest("data.classification_sources"),
+        code=script_code("prepare_image_test_set.py", "data.classification_sources"),
     log:
         "logs/prepare/image_test/{dataset}.log",
     benchmark:
@@ -72,7 +72,8 @@ rule train_classifier:
         model=classifier_model_options,
         seed=config["seed"],
         device=config["device"],
-        code=code_digest("optimize.train_classifier", "laplace.classification_evidence", "pipeline.network_posteriors"),
+        code=script_code("train_classifier.py",
+                         "optimize.train_classifier", "laplace.classification_evidence", "pipeline.network_posteriors"),
     log:
         "logs/network/{dataset}_seed{seed}-{model}.log",
     benchmark:
@@ -107,7 +108,8 @@ rule predict_classifier:
         model=model_options,
         classification=lambda wildcards: EXPERIMENTS[experiment_of(wildcards.posterior)]["classification"],
         ood=lambda wildcards: ood_sets(wildcards.posterior),
-        code=lambda wildcards: code_digest("networks.classifier_predictive", "metrics.classification",
+        code=lambda wildcards: script_code("predict_classifier.py",
+                                           "networks.classifier_predictive", "metrics.classification",
                                            f"methods.{wildcards.method}", "pipeline.posteriors"),
     log:
         "logs/classification/{posterior}/{anchor}/{method}.log",
@@ -133,7 +135,7 @@ rule figure_confidence_maps:
     params:
         methods=lambda wildcards: EXPERIMENTS[wildcards.experiment]["methods"],
         priors=lambda wildcards: EXPERIMENTS[wildcards.experiment]["priors"],
-        code=code_digest("report.confidence_maps"),
+        code=script_code("figure_confidence_maps.py", "report.confidence_maps"),
     log:
         "logs/figures/confidence_{experiment}_{dataset}.log",
     benchmark:

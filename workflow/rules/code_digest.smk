@@ -96,8 +96,16 @@ def script_modules(script):
                          if name.startswith("geobayes.") and _module_file(name) is not None}))
 
 
+def script_code(script, *roots):
+    """`code_digest` over what workflow/scripts/<script> imports and the further ``roots`` (each
+    scripted rule's ``code`` parameter). The script's own imports are always in: a rule whose
+    roots were listed by hand missed modules its script used (the keys of `random`, the
+    prepared-data loaders, the sidecar writer), so editing them reran nothing."""
+    return code_digest(*script_modules(script), *roots)
+
+
 def method_code(wildcards):
     """`code_digest` of one approximation job, over the method's module and what
     workflow/scripts/approximate.py imports (posterior builder, anchors' precision, I/O, keys)
     (rule parameter)."""
-    return code_digest(f"methods.{wildcards.method}", *script_modules("approximate.py"))
+    return script_code("approximate.py", f"methods.{wildcards.method}")

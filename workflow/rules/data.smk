@@ -6,7 +6,7 @@ rule download:
     params:
         mirror=config["data"]["mirror"],
         timeout_s=config["data"]["timeout_s"],
-        code=code_digest("data.download"),
+        code=script_code("download.py", "data.download"),
     log:
         "logs/download/{file}.log",
     benchmark:
@@ -29,7 +29,7 @@ rule prepare_logreg:
     output:
         "data/prepared/logreg/{dataset}_{inputs}.npz",
     params:
-        code=code_digest("data.logreg"),
+        code=script_code("prepare_logreg.py", "data.logreg"),
     log:
         "logs/prepare/logreg/{dataset}_{inputs}.log",
     benchmark:
@@ -50,7 +50,7 @@ rule prepare_banana:
         "data/prepared/banana/yu2024.npz",
     params:
         banana=EXPERIMENTS["banana"],
-        code=code_digest("data.banana", "data.logreg"),
+        code=script_code("prepare_banana.py", "data.banana", "data.logreg"),
     log:
         "logs/prepare/banana/yu2024.log",
     benchmark:

@@ -12,7 +12,7 @@ rule evaluate:
         max_reference_draws=config["evaluation"]["max_reference_draws"],
         wasserstein=config["evaluation"]["wasserstein"],
         distances=lambda wildcards: EXPERIMENTS[experiment_of(wildcards.posterior)]["wasserstein"],
-        code=code_digest("metrics.wasserstein", "samplers.reference", "samplers.thinning"),
+        code=script_code("evaluate.py", "metrics.wasserstein", "samplers.reference", "samplers.thinning"),
     log:
         "logs/evaluation/{posterior}/{anchor}/{method}.log",
     benchmark:

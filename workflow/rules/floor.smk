@@ -18,7 +18,7 @@ rule floor:
         distances=lambda wildcards: EXPERIMENTS[experiment_of(wildcards.posterior)]["wasserstein"],
         seed=config["seed"],
         repetitions=list(repetition_seeds()),
-        code=code_digest(*script_modules("floor.py")),
+        code=script_code("floor.py"),
     wildcard_constraints:
         samples=r"\d+",
     log:

@@ -13,7 +13,7 @@ rule prepare_liu2018_blr:
         "data/prepared/liu2018_blr/{data}_split{split}.npz",
     params:
         test_fraction=LIU2018_BLR["test_fraction"],
-        code=code_digest("data.liu2018_blr"),
+        code=script_code("prepare_liu2018_blr.py", "data.liu2018_blr"),
     log:
         "logs/prepare/liu2018_blr/{data}_split{split}.log",
     benchmark:
@@ -41,7 +41,7 @@ rule liu2018_blr_run:
         data=lambda wildcards: liu2018_blr_panel_data(wildcards.panel),
         seed=config["seed"],
         device=config["device"],
-        code=code_digest("svgd", "pipeline.liu2018_blr_run"),
+        code=script_code("liu2018_blr_run.py", "svgd", "pipeline.liu2018_blr_run"),
     log:
         "logs/liu2018_blr/{panel}/{method}/run{run}.log",
     benchmark:
@@ -70,7 +70,7 @@ rule figure_liu2018_fig1:
         pdf="figures/liu2018_fig1.pdf",
         png="figures/liu2018_fig1.png",
     params:
-        code=code_digest("report.curve_panels", "report.figures", "methods.labels"),
+        code=script_code("figure_liu2018_fig1.py", "report.curve_panels", "report.figures", "methods.labels"),
     log:
         "logs/report/figure_liu2018_fig1.log",
     benchmark:

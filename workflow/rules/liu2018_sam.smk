@@ -16,7 +16,7 @@ rule prepare_liu2018_sam:
     params:
         documents=LIU2018_SAM["documents"],
         seed=config["seed"],
-        code=code_digest("data.news20_tfidf"),
+        code=script_code("prepare_liu2018_sam.py", "data.news20_tfidf"),
     log:
         "logs/prepare/liu2018_sam/news20_diff.log",
     benchmark:
@@ -41,7 +41,7 @@ rule liu2018_sam_run:
         experiment=LIU2018_SAM,
         seed=config["seed"],
         device=config["device"],
-        code=code_digest("sam", "spheres", "pipeline.liu2018_sam_run"),
+        code=script_code("liu2018_sam_run.py", "sam", "spheres", "pipeline.liu2018_sam_run"),
     log:
         "logs/liu2018_sam/{method}/n{particles}/seed{seed}.log",
     benchmark:
@@ -70,7 +70,7 @@ rule figure_liu2018_fig2:
         png="figures/liu2018_fig2.png",
     params:
         figure_particles=LIU2018_SAM["figure_particles"],
-        code=code_digest("report.curve_panels", "report.figures", "methods.labels"),
+        code=script_code("figure_liu2018_fig2.py", "report.curve_panels", "report.figures", "methods.labels"),
     log:
         "logs/report/figure_liu2018_fig2.log",
     benchmark:

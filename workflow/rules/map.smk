@@ -11,7 +11,8 @@ rule map:
         model=model_options,
         seed=config["seed"],
         device=config["device"],
-        code=code_digest("optimize.map_estimate", "optimize.anchors", "pipeline.posteriors", "whitened_target"),
+        code=script_code("map.py",
+                         "optimize.map_estimate", "optimize.anchors", "pipeline.posteriors", "whitened_target"),
     log:
         "logs/map/{posterior}/{anchor}.log",
     benchmark:

@@ -12,7 +12,7 @@ rule prepare_snelson:
     output:
         "data/prepared/{bnn}/{split}.npz",
     params:
-        code=code_digest("data.snelson"),
+        code=script_code("prepare_snelson.py", "data.snelson"),
     log:
         "logs/prepare/{bnn}/{split}.log",
     benchmark:
@@ -42,7 +42,8 @@ rule train_network:
         model=model_options,
         seed=config["seed"],
         device=config["device"],
-        code=code_digest("optimize.train_network", "laplace.marginal_likelihood", "pipeline.network_posteriors"),
+        code=script_code("train_network.py",
+                         "optimize.train_network", "laplace.marginal_likelihood", "pipeline.network_posteriors"),
     log:
         "logs/network/{posterior}.log",
     benchmark:
@@ -74,7 +75,8 @@ rule predict_network:
         model=model_options,
         samples=lambda wildcards: approximation_settings(wildcards)["samples"],
         seed=config["seed"],
-        code=lambda wildcards: code_digest("networks.predictive", "metrics.predictive", f"methods.{wildcards.method}",
+        code=lambda wildcards: script_code("predict_network.py",
+                                           "networks.predictive", "metrics.predictive", f"methods.{wildcards.method}",
                                            "pipeline.posteriors"),
     log:
         "logs/prediction/{posterior}/{anchor}/{method}.log",
@@ -104,7 +106,7 @@ rule predict_network_reference:
         model=model_options,
         samples=lambda wildcards: {**config["approximation"], **EXPERIMENTS[experiment_of(wildcards.posterior)].get("approximation", {})}["samples"],
         seed=config["seed"],
-        code=code_digest("networks.predictive", "metrics.predictive", "pipeline.posteriors"),
+        code=script_code("predict_network.py", "networks.predictive", "metrics.predictive", "pipeline.posteriors"),
     log:
         "logs/prediction/{posterior}/nuts.log",
     benchmark:
@@ -129,7 +131,7 @@ rule evaluate_pushforward:
     output:
         "results/pushforward/{posterior}/{anchor}/{method}/seed{seed}.json",
     params:
-        code=code_digest("metrics.pushforward_w2"),
+        code=script_code("evaluate_pushforward.py", "metrics.pushforward_w2"),
     log:
         "logs/pushforward/{posterior}/{anchor}/{method}/seed{seed}.log",
     benchmark:
@@ -157,7 +159,7 @@ rule figure_bnn_yu:
     params:
         options=EXPERIMENTS["bnn_yu"],
         seeds=list(repetition_seeds()),
-        code=code_digest("report.bnn_figures"),
+        code=script_code("figure_bnn_yu.py", "report.bnn_figures"),
     log:
         "logs/report/bnn_yu_{scaling}_figures.log",
     benchmark:
@@ -180,7 +182,7 @@ rule figure_bnn_bergamin:
         predictive="figures/bnn_bergamin_{split}_predictive.pdf",
     params:
         options=EXPERIMENTS["bnn_bergamin"],
-        code=code_digest("report.bnn_figures"),
+        code=script_code("figure_bnn_bergamin.py", "report.bnn_figures"),
     log:
         "logs/report/bnn_bergamin_{split}.log",
     benchmark:
@@ -202,7 +204,7 @@ rule figure_bnn_hartmann:
         figure="figures/bnn_hartmann_{split}.pdf",
     params:
         options=EXPERIMENTS["bnn_hartmann"],
-        code=code_digest("report.bnn_pushforward_figures"),
+        code=script_code("figure_bnn_hartmann.py", "report.bnn_pushforward_figures"),
     log:
         "logs/report/bnn_hartmann_{split}.log",
     benchmark:

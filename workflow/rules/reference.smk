@@ -43,7 +43,7 @@ rule exact_reference:
         draws=config["reference"]["exact_draws"],
         model=model_options,
         seed=config["seed"],
-        code=code_digest("targets", "samplers.reference", "pipeline.posteriors"),
+        code=script_code("exact_reference.py", "targets", "samplers.reference", "pipeline.posteriors"),
     log:
         "logs/reference/{posterior}.exact.log",
     benchmark:

@@ -18,7 +18,7 @@ rule reference_crosscheck:
         max_reference_draws=config["evaluation"]["max_reference_draws"],
         max_floor_ratio=config["reference"]["crosscheck"]["max_floor_ratio"],
         wasserstein=config["evaluation"]["wasserstein"],
-        code=code_digest(*script_modules("reference_crosscheck.py")),
+        code=script_code("reference_crosscheck.py"),
     log:
         "logs/reference_crosscheck/{posterior}.log",
     benchmark:

@@ -49,7 +49,9 @@ def reference_job_settings(wildcards):
 def reference_code(wildcards):
     """`code_digest` of a reference job: NumPyro's modules, or Stan's with the program's bytes, so that
     editing the Stan program reruns the Stan references and only them."""
-    common = ("samplers.reference", "pipeline.posteriors", "whitened_target")
+    backends = ("samplers.nuts", "samplers.stan_nuts")
+    common = ("samplers.reference", "pipeline.posteriors", "whitened_target",
+              *(m for m in script_modules("reference.py") if m not in backends))
     if sampler_backend(wildcards.posterior, wildcards.sampler) == "numpyro":
         return code_digest("samplers.nuts", *common)
     digest = hashlib.sha256(code_digest("samplers.stan_nuts", *common).encode())

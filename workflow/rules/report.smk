@@ -5,7 +5,7 @@ rule summarise:
     output:
         "results/summary/{experiment}.csv",
     params:
-        code=code_digest("report.tidy"),
+        code=script_code("summarise.py", "report.tidy"),
     log:
         "logs/report/summarise_{experiment}.log",
     benchmark:
@@ -26,7 +26,7 @@ rule summarise_all:
     output:
         "results/summary/all.csv",
     params:
-        code=code_digest("report.tidy"),
+        code=script_code("concatenate_summaries.py", "report.tidy"),
     log:
         "logs/report/summarise_all.log",
     benchmark:
@@ -53,7 +53,7 @@ rule table:
         csv="tables/{table}.csv",
     params:
         scale=lambda wildcards: scale(),
-        code=code_digest("report.tables", "report.paper_values"),
+        code=script_code("render_table.py", "report.tables", "report.paper_values"),
     log:
         "logs/report/table_{table}.log",
     benchmark:
@@ -82,7 +82,7 @@ rule reproduction_report:
         "reports/{report}_reproduction.md",
     params:
         scale=lambda wildcards: scale(),
-        code=code_digest(*script_modules("render_report.py")),
+        code=script_code("render_report.py"),
     log:
         "logs/report/reproduction_report_{report}.log",
     benchmark:
@@ -105,7 +105,7 @@ rule figure_logreg:
         pdf=report("figures/logreg.pdf", caption="../report/logreg.rst", category="Logistic regression"),
         png="figures/logreg.png",
     params:
-        code=code_digest("report.figures"),
+        code=script_code("figure_logreg.py", "report.figures"),
     log:
         "logs/report/figure_logreg.log",
     benchmark:
@@ -131,7 +131,7 @@ rule figure_gaussian:
         bias_pdf="figures/gaussian_bias_vs_dimension.pdf",
         bias_png="figures/gaussian_bias_vs_dimension.png",
     params:
-        code=code_digest("report.gaussian_figures", "report.figures"),
+        code=script_code("figure_gaussian.py", "report.gaussian_figures", "report.figures"),
     log:
         "logs/report/figure_gaussian.log",
     benchmark:
@@ -155,7 +155,8 @@ rule target_density_grid:
         "results/figure_data/log_density_{posterior}.npz",
     params:
         model=model_options,
-        code=code_digest("metrics.density_grid", "report.plot_windows", "pipeline.posteriors"),
+        code=script_code("target_density_grid.py",
+                         "metrics.density_grid", "report.plot_windows", "pipeline.posteriors"),
     log:
         "logs/report/target_density_grid_{posterior}.log",
     benchmark:
@@ -183,7 +184,7 @@ rule figure_target_samples:
     params:
         anchors=lambda wildcards: EXPERIMENTS[experiment_of(wildcards.posterior)]["anchors"],
         methods=lambda wildcards: posterior_methods(wildcards.posterior),
-        code=code_digest("report.sample_panels", "report.figures", "report.plot_windows"),
+        code=script_code("figure_target_samples.py", "report.sample_panels", "report.figures", "report.plot_windows"),
     log:
         "logs/report/figure_samples_{posterior}.log",
     benchmark:
@@ -211,7 +212,8 @@ rule banana_figure_data:
         model=EXPERIMENTS["banana"],
         approximation=figure_method_settings("rla_f"),
         seed=config["seed"],
-        code=code_digest("metrics.density_grid", "report.plot_windows", "pipeline.posteriors", "methods.rla_f"),
+        code=script_code("banana_figure_data.py",
+                         "metrics.density_grid", "report.plot_windows", "pipeline.posteriors", "methods.rla_f"),
     log:
         "logs/report/banana_figure_data.log",
     benchmark:
@@ -238,7 +240,7 @@ rule figure_banana:
         anchors_pdf="figures/banana_map_anchors.pdf",
         anchors_png="figures/banana_map_anchors.png",
     params:
-        code=code_digest("report.banana_figures", "report.figures", "report.plot_windows"),
+        code=script_code("figure_banana.py", "report.banana_figures", "report.figures", "report.plot_windows"),
     log:
         "logs/report/figure_banana.log",
     benchmark:
@@ -260,7 +262,7 @@ rule figure_leaderboard:
         pdf="figures/leaderboard.pdf",
         png="figures/leaderboard.png",
     params:
-        code=code_digest("report.leaderboard_figure", "report.figures"),
+        code=script_code("figure_leaderboard.py", "report.leaderboard_figure", "report.figures"),
     log:
         "logs/report/figure_leaderboard.log",
     benchmark:

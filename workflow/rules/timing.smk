@@ -12,7 +12,7 @@ rule time_sampling:
         model=model_options,
         seed=config["seed"],
         device=config["device"],
-        code=lambda wildcards: code_digest(f"methods.{wildcards.method}", "pipeline.posteriors",
+        code=lambda wildcards: script_code("time_sampling.py", f"methods.{wildcards.method}", "pipeline.posteriors",
                                            "metrics.sampling_time"),
     log:
         "logs/timing/{posterior}/{method}.log",

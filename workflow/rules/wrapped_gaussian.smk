@@ -10,7 +10,7 @@ rule prepare_glm:
     params:
         glm=GLM,
         seed=config["seed"],
-        code=code_digest("data.glm_subsets", "data.logreg", "random"),
+        code=script_code("prepare_glm.py", "data.glm_subsets", "data.logreg", "random"),
     wildcard_constraints:
         kind="regression|gp",
     log:
@@ -33,7 +33,7 @@ rule prepare_synthetic:
     params:
         synthetic=EXPERIMENTS["synthetic"],
         seed=config["seed"],
-        code=code_digest("data.synthetic_regression", "random"),
+        code=script_code("prepare_synthetic.py", "data.synthetic_regression", "random"),
     wildcard_constraints:
         n=r"\d+",
         model="synthbern|synthpois",
@@ -59,7 +59,7 @@ rule prepare_usps:
     params:
         usps=EXPERIMENTS["usps"],
         seed=config["seed"],
-        code=code_digest("data.usps", "random"),
+        code=script_code("prepare_usps.py", "data.usps", "random"),
     log:
         "logs/prepare/usps.log",
     benchmark:
@@ -81,7 +81,7 @@ rule prepare_growth:
         "data/prepared/growth/sharp2022.npz",
     params:
         file=EXPERIMENTS["growth"]["file"],
-        code=code_digest("data.logistic_growth"),
+        code=script_code("prepare_growth.py", "data.logistic_growth"),
     log:
         "logs/prepare/growth.log",
     benchmark:
@@ -102,7 +102,7 @@ rule prepare_lingauss:
     params:
         lingauss=EXPERIMENTS["lingauss"],
         seed=config["seed"],
-        code=code_digest("data.linear_gaussian", "random"),
+        code=script_code("prepare_lingauss.py", "data.linear_gaussian", "random"),
     log:
         "logs/prepare/lingauss.log",
     benchmark:
@@ -131,8 +131,7 @@ rule time_wg:
         model=model_options,
         seed=config["seed"],
         device=config["device"],
-        code=code_digest("metrics.sampling_time", "samplers.nuts", "pipeline.posteriors", "whitened_target",
-                         *[f"methods.{m}" for m in WG_TIMING["methods"]]),
+        code=script_code("time_wg.py", *[f"methods.{m}" for m in WG_TIMING["methods"]]),
     log:
         "logs/timing_wg/{posterior}.log",
     benchmark:
@@ -160,7 +159,8 @@ rule contour_grids:
         options=lambda wildcards: {p: EXPERIMENTS[experiment_of(p)] for p in
                                    (synthetic_posteriors() if wildcards.figure == "synthetic" else shape_posteriors())},
         approximation={"ela": figure_method_settings("ela"), "wg": figure_method_settings("wg")},
-        code=code_digest("metrics.contour_grids", "methods.wg", "methods.ela", "pipeline.posteriors",
+        code=script_code("contour_grids.py",
+                         "metrics.contour_grids", "methods.wg", "methods.ela", "pipeline.posteriors",
                          "report.wg_contours"),
     wildcard_constraints:
         figure="synthetic|shapes",
@@ -185,7 +185,7 @@ rule figure_wg_contours:
         pdf="figures/wg_{figure}.pdf",
         png="figures/wg_{figure}.png",
     params:
-        code=code_digest("report.wg_contours", "metrics.contour_grids"),
+        code=script_code("figure_wg_contours.py", "report.wg_contours", "metrics.contour_grids"),
     wildcard_constraints:
         figure="synthetic|shapes",
     log:
@@ -214,7 +214,7 @@ rule figure_wg_scatter:
         png="figures/wg_{figure}.png",
     params:
         posterior=lambda wildcards: scatter_posterior(wildcards.figure),
-        code=code_digest("report.wg_scatter", "report.tidy"),
+        code=script_code("figure_wg_scatter.py", "report.wg_scatter", "report.tidy"),
     wildcard_constraints:
         figure="usps|growth",
     log:

@@ -19,7 +19,7 @@ rule prepare_mnist_yu2023:
         "data/prepared/yu2023_mnist/mnist.npz",
     params:
         data=YU2023_MNIST["data"],
-        code=code_digest("data.mnist_yu2023"),
+        code=script_code("prepare_mnist_yu2023.py", "data.mnist_yu2023"),
     log:
         "logs/prepare/yu2023_mnist.log",
     benchmark:
@@ -41,7 +41,7 @@ rule prepare_cifar10_yu2023:
         "data/prepared/yu2023_cifar/cifar10.npz",
     params:
         data=EXPERIMENTS["yu2023_cifar"]["data"],
-        code=code_digest("data.cifar10_yu2023"),
+        code=script_code("prepare_cifar10_yu2023.py", "data.cifar10_yu2023"),
     log:
         "logs/prepare/yu2023_cifar.log",
     benchmark:
@@ -68,7 +68,8 @@ rule yu2023_chain:
         point=lambda wildcards: YU2023_POINTS[wildcards.study][wildcards.posterior][wildcards.sampler][wildcards.point],
         seed=config["seed"],
         device=config["device"],
-        code=lambda wildcards: code_digest(f"sgmcmc.{wildcards.sampler}", "pipeline.sgmcmc_classifier"),
+        code=lambda wildcards: script_code("yu2023_classifier_chain.py",
+                                           f"sgmcmc.{wildcards.sampler}", "pipeline.sgmcmc_classifier"),
     log:
         "logs/{study}/chain/{posterior}/{sampler}/{point}/seed{seed}.log",
     benchmark:
@@ -98,7 +99,7 @@ rule yu2023_select:
         json="results/{study}/selected/{posterior}/{sampler}.json",
         npz="results/figure_data/{study}/{posterior}/{sampler}.npz",
     params:
-        code=code_digest("sgmcmc.selection"),
+        code=script_code("yu2023_classifier_select.py", "sgmcmc.selection"),
     log:
         "logs/{study}/selected/{posterior}/{sampler}.log",
     benchmark:
@@ -126,7 +127,7 @@ rule yu2023_equal_time:
         "results/{study}/equal_time/{posterior}.json",
     params:
         epochs=lambda wildcards: EXPERIMENTS[wildcards.study]["schedule"]["epochs"],
-        code=code_digest("sgmcmc.equal_time"),
+        code=script_code("yu2023_classifier_equal_time.py", "sgmcmc.equal_time"),
     log:
         "logs/{study}/equal_time/{posterior}.log",
     benchmark:
@@ -153,7 +154,7 @@ rule figure_yu2023_mnist_convergence:
         png="figures/yu2023_convergence_{posterior}.png",
     params:
         samplers=lambda wildcards: list(YU2023_MNIST_POINTS[wildcards.posterior]),
-        code=code_digest("report.yu2023_mnist_figures", "report.figures"),
+        code=script_code("figure_yu2023_mnist_convergence.py", "report.yu2023_mnist_figures", "report.figures"),
     log:
         "logs/report/figure_yu2023_convergence_{posterior}.log",
     benchmark:
@@ -180,7 +181,8 @@ rule figure_yu2023_alpha_sweep:
         pdf="figures/yu2023_alpha_sweep_{posterior}.pdf",
         png="figures/yu2023_alpha_sweep_{posterior}.png",
     params:
-        code=code_digest("sgmcmc.selection", "report.curve_panels", "report.yu2023_mnist_figures", "report.figures"),
+        code=script_code("figure_yu2023_alpha_sweep.py",
+                         "sgmcmc.selection", "report.curve_panels", "report.yu2023_mnist_figures", "report.figures"),
     log:
         "logs/report/figure_yu2023_alpha_sweep_{posterior}.log",
     benchmark:

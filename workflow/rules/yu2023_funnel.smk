@@ -14,7 +14,8 @@ rule yu2023_funnel_chain:
     params:
         experiment=YU2023_FUNNEL,
         seed=config["seed"],
-        code=lambda wildcards: code_digest(f"sgmcmc.{wildcards.sampler}", "sgmcmc.target_chain", "sgmcmc.registry",
+        code=lambda wildcards: script_code("yu2023_funnel_chain.py",
+                                           f"sgmcmc.{wildcards.sampler}", "sgmcmc.target_chain", "sgmcmc.registry",
                                            "targets.softplus_funnel", "metrics.wasserstein"),
     log:
         "logs/yu2023_funnel/chain/{sampler}/rep{repetition}.log",
@@ -40,7 +41,8 @@ rule yu2023_funnel_geodesics:
         json="results/yu2023_funnel/geodesics.json",
     params:
         experiment=YU2023_FUNNEL,
-        code=code_digest("geometry.geodesic_paths", "geometry.monge", "targets.softplus_funnel",
+        code=script_code("yu2023_funnel_geodesics.py",
+                         "geometry.geodesic_paths", "geometry.monge", "targets.softplus_funnel",
                          "metrics.density_grid", "report.plot_windows"),
     log:
         "logs/yu2023_funnel/geodesics.log",
@@ -63,7 +65,8 @@ rule figure_yu2023_funnel_geodesics:
         pdf="figures/yu2023_funnel_geodesics.pdf",
         png="figures/yu2023_funnel_geodesics.png",
     params:
-        code=code_digest("report.yu2023_funnel_figures", "report.figures", "report.plot_windows"),
+        code=script_code("figure_yu2023_funnel_geodesics.py",
+                         "report.yu2023_funnel_figures", "report.figures", "report.plot_windows"),
     log:
         "logs/report/figure_yu2023_funnel_geodesics.log",
     benchmark:
@@ -89,7 +92,8 @@ rule figure_yu2023_funnel_samples:
         png="figures/yu2023_funnel_samples.png",
     params:
         variance=YU2023_FUNNEL["target"]["variance"],
-        code=code_digest("report.yu2023_funnel_figures", "report.figures", "report.plot_windows"),
+        code=script_code("figure_yu2023_funnel_samples.py",
+                         "report.yu2023_funnel_figures", "report.figures", "report.plot_windows"),
     log:
         "logs/report/figure_yu2023_funnel_samples.log",
     benchmark:
