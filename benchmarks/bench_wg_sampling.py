@@ -17,8 +17,9 @@ and times, in one process and at the same sample count ``--n``:
 every one compiled ahead of time, then ``--repeats`` batched calls of each, **round-robin** over
 the methods so that a burst of load on the shared machine hits all of them, the order rotated
 each round (a call right after a long one runs slower), median and fastest call per sample
-(:func:`geobayes.metrics.equal_count_timing.time_approximations`, as the pipeline's ``time_wg``). Each WG variant records its steps
-(median, max) and its largest difference from ``wg_newton``'s draws where both solved;
+(:func:`geobayes.metrics.equal_count_timing.time_approximations`, as the pipeline's ``time_wg``).
+Each WG variant records its steps (median, max) and its largest difference from ``wg_newton``'s
+draws where both solved;
 * unless ``--no-nuts``, one NUTS chain of ``--warmup`` + ``--n`` iterations, compilation
   included (:func:`~geobayes.metrics.equal_count_timing.time_nuts`).
 

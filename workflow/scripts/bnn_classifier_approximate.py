@@ -26,10 +26,10 @@ with logged_to(smk.log[0]) as log:
     data = load_prepared(smk.input.data, "banana_classification")
     posterior = build_classifier_posterior(cfg, data["X"], data["y"])
     mode = jnp.asarray(load_npz(smk.input.map, required=("position",), what="classifier MAP file")["position"])
-    # the block less the other methods' keys (bnn_classifier_approximation_options): WG's solver settings
-    # reach only WG's jobs
-    settings = method_config(method, {"precision": cfg["precision"], "schedule": cfg.get("schedule") or {},
-                                      **{k: cfg[k] for k in ("wrapped_gaussian",) if k in cfg}}, path="bnn_classifier")
+    # WG's solver settings reach WG's jobs only (bnn_classifier_approximation_options)
+    solver = {"wrapped_gaussian": cfg["wrapped_gaussian"]} if "wrapped_gaussian" in cfg else {}
+    settings = method_config(method, {"precision": cfg["precision"], "schedule": cfg.get("schedule") or {}, **solver},
+                             path="bnn_classifier")
     # Common random numbers: LA and WG at one optimum push the same base Gaussian draws.
     key = derive_key(smk.params.seed, "bnn_classifier_approximate", optimum)
     clock = Stopwatch()

@@ -6,6 +6,8 @@ from geobayes.pipeline.warm_start import hand_over
 
 hand_over(snakemake)  # noqa: F821  (in the run's warm process, if one answers: geobayes.pipeline.warm_start)
 
+from functools import partial
+
 import jax.numpy as jnp
 
 from geobayes.floating_point import floating_point
@@ -28,9 +30,9 @@ with logged_to(smk.log[0]) as log:
         posterior = build_posterior(smk.wildcards.posterior, smk.input.data or None, smk.params.model)
         mode = jnp.asarray(load_npz(smk.input.map)["position"])
         key = derive_key(smk.params.seed, "time_wg", posterior.name)
-        fits = {method: (lambda fit, settings: lambda: fit(posterior, settings, key, mode=mode))(
-                    get_method(method).fit,
-                    method_config(method, {**smk.params.approximation[method], "precision": "hessian"}))
+        fits = {method: partial(get_method(method).fit, posterior,
+                                method_config(method, {**smk.params.approximation[method], "precision": "hessian"}),
+                                key, mode=mode)
                 for method in cfg["methods"]}
         # every method fitted and compiled, then their timed calls interleaved round-robin
         methods = time_approximations(fits, key, n, int(cfg["repeats"])).records
