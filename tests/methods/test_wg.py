@@ -26,6 +26,7 @@ import pytest
 import scipy.linalg
 from scipy.stats import multivariate_normal
 
+from geobayes.batching import Schedule, scheduled_map
 from geobayes.data.linear_gaussian import simulate_linear_gaussian
 from geobayes.dataset import Dataset
 from geobayes.families import Bernoulli, Categorical, GaussianFixedCovariance, GaussianFixedVariance
@@ -689,6 +690,8 @@ def test_target_without_contrast_description_is_rejected_by_name():
     ({"fallback_after": 0}, "approximation.wrapped_gaussian.fallback_after"),
     ({"fallback_chunk_size": 0}, "approximation.wrapped_gaussian.fallback_chunk_size"),
     ({"broyden_steps": 0}, "approximation.wrapped_gaussian.broyden_steps"),
+    ({"chunk_size": -1}, "approximation.wrapped_gaussian.chunk_size"),
+    ({"chunk_size": 2.5}, "approximation.wrapped_gaussian.chunk_size"),
 ])
 def test_exp_map_settings_reject_bad_values_naming_the_config_key(overrides, key):
     with pytest.raises(ValueError, match=key.replace(".", r"\.")):
@@ -713,6 +716,42 @@ def test_auto_resolves_to_broyden_with_a_fallback_and_to_levenberg_marquardt_wit
     other = auto.resolve(_growth())
     assert (str(other.solver), other.has_fallback) == ("levenberg_marquardt", False)
     assert ExpMapSettings(solver="bfgs", fallback="none").resolve(_growth()).has_fallback is False
+
+
+def test_chunk_size_caps_the_first_solves_chunks_and_keeps_the_schedules_other_choices():
+    """``chunk_size`` caps the chunk of the first solve (one batch, or the schedule's larger chunk);
+    a smaller schedule chunk, and 0, leave the schedule as it is."""
+    settings = ExpMapSettings(chunk_size=4)
+    assert settings.first_schedule(Schedule()) == Schedule(4)
+    assert settings.first_schedule(Schedule(250, sort_by_difficulty=True, refill=True)) == Schedule(
+        4, sort_by_difficulty=True, refill=True)
+    assert settings.first_schedule(Schedule(3)) == Schedule(3)
+    assert ExpMapSettings(chunk_size=0).first_schedule(Schedule()) == Schedule()
+    assert ExpMapSettings().chunk_size == 100
+
+
+def test_first_solve_runs_in_chunks_of_chunk_size_with_the_draws_of_one_batch(monkeypatch):
+    """The inversion hands the capped schedule to the batched map (observed, not replaced) and its
+    draws, codes and steps are those of one batch (to round-off)."""
+    import geobayes.geometry.approximate_exponential_map as module
+
+    posterior, mode = _bernreg(), jnp.zeros(3)
+    seen = []
+
+    def observed(fn, xs, schedule, *args, **kwargs):
+        seen.append(schedule)
+        return scheduled_map(fn, xs, schedule, *args, **kwargs)
+
+    monkeypatch.setattr(module, "scheduled_map", observed)
+    draws = {}
+    for chunk in (0, 3):
+        config = wg.Config.from_mapping(_config(chunk_size=chunk))
+        draws[chunk] = wg.fit(posterior, config, None, mode=mode).approximation.sample(jax.random.PRNGKey(2), 8)
+    assert seen == [Schedule(), Schedule(3)]
+    for name in ("theta", "residual"):
+        np.testing.assert_allclose(getattr(draws[3], name), getattr(draws[0], name), rtol=0, atol=1e-12)
+    for name in ("successful", "result_code", "num_steps"):
+        np.testing.assert_array_equal(getattr(draws[3], name), getattr(draws[0], name))
 
 
 def test_exp_map_settings_from_config_converts_numbers():

@@ -136,6 +136,15 @@ class ExpMapSettings(eqx.Module):
         steps are about twice Newton's; with its line search the slowest draw of Table 1's
         regressions took 20, of 2,000 a posterior, and so did the quick run's German Bernoulli
         regression's, of 500).
+    chunk_size
+        At most this many samples are inverted together under ``vmap`` by the first solver (the
+        schedule's ``chunk_size`` where that is smaller; ``0``: the schedule's alone). A batch of
+        200 per-sample Broyden states (a D x D inverse Jacobian each) and residuals outgrows the
+        CPU's cache: on Table 1's Australian and German Bernoulli regressions (D = 15 and 25)
+        chunks of 100 and 25 are 1.46x and 1.60x faster than one batch of 200 and on the latent
+        GPs 1.1-1.4x, while the small problems (Pima, Ripley, D <= 8) lose up to 6 % at 100 and
+        15-23 % at 25 (benchmarks/bench_wg_chunks.py). The draws do not depend on it beyond
+        round-off (``tests/methods/test_schedule.py``).
 
     Built from a config slice by :func:`geobayes.settings.from_mapping`.
     """
@@ -156,6 +165,7 @@ class ExpMapSettings(eqx.Module):
     fixed_point_from_dim: int = eqx.field(default=50, static=True)
     fixed_point_steps: int = eqx.field(default=64, static=True)
     broyden_steps: int = eqx.field(default=64, static=True)
+    chunk_size: int = eqx.field(default=100, static=True)
 
     def __check_init__(self):
         for name in ("rtol", "atol", "residual_tol"):
@@ -166,6 +176,9 @@ class ExpMapSettings(eqx.Module):
             value = getattr(self, name)
             if not (isinstance(value, int) and value >= 1):
                 raise ValueError(f"approximation.wrapped_gaussian.{name} must be an integer >= 1, got {value!r}")
+        if isinstance(self.chunk_size, bool) or not isinstance(self.chunk_size, int) or self.chunk_size < 0:
+            raise ValueError("approximation.wrapped_gaussian.chunk_size must be an integer >= 0 (0: the schedule's "
+                             f"chunk_size alone), got {self.chunk_size!r}")
 
     def resolve(self, target) -> ExpMapSettings:
         """These settings with ``auto`` replaced: if ``target.affine_embedding``, by
@@ -187,6 +200,12 @@ class ExpMapSettings(eqx.Module):
             return self.max_steps
         own = {"fixed_point": self.fixed_point_steps, "broyden": self.broyden_steps}
         return min(self.max_steps, own.get(str(self.solver), self.fallback_after))
+
+    def first_schedule(self, schedule: Schedule) -> Schedule:
+        """``schedule`` with its chunk size capped at :attr:`chunk_size` (the first solver's grouping)."""
+        if not self.chunk_size or (schedule.chunk_size is not None and schedule.chunk_size <= self.chunk_size):
+            return schedule
+        return dataclasses.replace(schedule, chunk_size=self.chunk_size)
 
     @property
     def has_fallback(self) -> bool:
@@ -340,14 +359,15 @@ def approximate_exponential_map(
     solver stops after ``settings.first_solver_steps`` steps and the samples it left unsolved are
     solved again by the fallback from the same start: their code and residual are the
     fallback's, their steps the sum of both solves', and ``fallback`` marks them. Failures are
-    reported, never raised or replaced. ``schedule`` chunks the first solve
-    (:class:`~geobayes.batching.Schedule`; no difficulty predictor, so it is never sorted); the
-    outputs do not depend on it.
+    reported, never raised or replaced. ``schedule`` chunks the first solve, in chunks of at most
+    ``settings.chunk_size`` (:meth:`ExpMapSettings.first_schedule`;
+    :class:`~geobayes.batching.Schedule`; no difficulty predictor, so it is never sorted); the
+    outputs do not depend on it beyond round-off.
     """
     if settings.solver == "auto":
         raise ValueError("resolve the 'auto' solver against the target first (ExpMapSettings.resolve)")
     first = _per_sample_solve(log_map, str(settings.solver), settings, settings.first_solver_steps)
-    points, ok, codes, steps, residuals = scheduled_map(first, velocities, schedule)
+    points, ok, codes, steps, residuals = scheduled_map(first, velocities, settings.first_schedule(schedule))
     if not settings.has_fallback:
         return ExpMapResult(points, ok, codes, steps, residuals, jnp.zeros_like(ok))
     unsolved = ~ok
