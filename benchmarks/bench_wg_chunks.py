@@ -20,7 +20,6 @@ Speed is measured here and never asserted in tests.
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import platform
@@ -30,35 +29,26 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "benchmarks"))
 
-from bench_wg_sampling import TABLE1_MODELS, build_cases  # noqa: E402
+from bench_wg_sampling import WG_SETTINGS, table1_at_map, table1_parser  # noqa: E402
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--n", type=int, default=200, help="tangent draws per call (the quick timing table's count)")
-    parser.add_argument("--repeats", type=int, default=9)
+    parser = table1_parser(__doc__.split("\n\n")[0], REPO / "benchmarks" / "results" / "wg_chunks.json")
     parser.add_argument("--chunks", type=int, nargs="+", default=[25, 50, 100])
-    parser.add_argument("--models", nargs="+", choices=TABLE1_MODELS, default=list(TABLE1_MODELS))
-    parser.add_argument("--output", type=Path, default=REPO / "benchmarks" / "results" / "wg_chunks.json")
     args = parser.parse_args(argv)
 
     import jax
 
     jax.config.update("jax_enable_x64", True)
-    import jax.numpy as jnp
     import numpy as np
 
     from geobayes.io import provenance
     from geobayes.methods import get_method, method_config
     from geobayes.metrics.equal_count_timing import time_approximations
-    from geobayes.optimize import anchor_objective, find_map
 
-    mirror = Path(os.environ.get("GEOBAYES_DATA_MIRROR", REPO.parent / "shared" / "data"))
-    settings = {"solver": "auto", "rtol": 1e-8, "atol": 1e-8, "max_steps": 256, "residual_tol": 1e-6}
+    settings = WG_SETTINGS
     results = []
-    for name, posterior in build_cases(mirror, "table1", args.models):
-        key = jax.random.PRNGKey(0)
-        mode = jnp.asarray(find_map(anchor_objective("euclidean"), posterior, posterior.dim, key, restarts=2).position)
+    for name, posterior, key, mode in table1_at_map(args.models):
         fits = {f"chunk_{c}": (lambda c=c: get_method("wg").fit(
                     posterior, method_config("wg", {"precision": "hessian", "schedule": {"chunk_size": 0},
                                                     "wrapped_gaussian": {**settings, "chunk_size": c}}), key, mode=mode))

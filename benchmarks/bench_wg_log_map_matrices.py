@@ -20,9 +20,7 @@ Speed is measured here and never asserted in tests.
 
 from __future__ import annotations
 
-import argparse
 import json
-import os
 import statistics
 import sys
 import time
@@ -31,7 +29,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "benchmarks"))
 
-from bench_wg_sampling import TABLE1_MODELS, build_cases  # noqa: E402
+from bench_wg_sampling import WG_SETTINGS, table1_at_map, table1_parser  # noqa: E402
 
 
 def lu_log_map(log_map):
@@ -64,31 +62,22 @@ def lu_log_map(log_map):
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--n", type=int, default=200, help="tangent draws per call (the quick timing table's count)")
-    parser.add_argument("--repeats", type=int, default=9)
-    parser.add_argument("--models", nargs="+", choices=TABLE1_MODELS, default=list(TABLE1_MODELS))
-    parser.add_argument("--output", type=Path, default=REPO / "benchmarks" / "results" / "wg_log_map_matrices.json")
+    parser = table1_parser(__doc__.split("\n\n")[0], REPO / "benchmarks" / "results" / "wg_log_map_matrices.json")
     args = parser.parse_args(argv)
 
     import jax
 
     jax.config.update("jax_enable_x64", True)
-    import jax.numpy as jnp
     import numpy as np
 
     from geobayes.batching import Schedule
     from geobayes.geometry.approximate_exponential_map import approximate_exponential_map
     from geobayes.io import provenance
     from geobayes.methods import get_method, method_config
-    from geobayes.optimize import anchor_objective, find_map
 
-    mirror = Path(os.environ.get("GEOBAYES_DATA_MIRROR", REPO.parent / "shared" / "data"))
-    settings = {"solver": "auto", "rtol": 1e-8, "atol": 1e-8, "max_steps": 256, "residual_tol": 1e-6}
+    settings = WG_SETTINGS
     results = []
-    for name, posterior in build_cases(mirror, "table1", args.models):
-        key = jax.random.PRNGKey(0)
-        mode = jnp.asarray(find_map(anchor_objective("euclidean"), posterior, posterior.dim, key, restarts=2).position)
+    for name, posterior, key, mode in table1_at_map(args.models):
         fitted = get_method("wg").fit(posterior, method_config("wg", {"precision": "hessian", "wrapped_gaussian": settings}),
                                       key, mode=mode).approximation
         velocities = fitted.tangent.sample_velocities(key, args.n)

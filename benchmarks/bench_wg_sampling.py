@@ -84,6 +84,50 @@ def build_cases(mirror: Path, which: str = "default", models=TABLE1_MODELS):
     return cases
 
 
+#: WG's least-squares settings in these benchmarks: the configs' solver, tolerances and step cap.
+WG_SETTINGS = {"solver": "auto", "rtol": 1e-8, "atol": 1e-8, "max_steps": 256, "residual_tol": 1e-6}
+
+
+def mirror_path() -> Path:
+    """The data mirror: ``GEOBAYES_DATA_MIRROR``, else ``../shared/data`` beside the repository."""
+    return Path(os.environ.get("GEOBAYES_DATA_MIRROR", REPO.parent / "shared" / "data"))
+
+
+def table1_parser(description: str, output: Path) -> argparse.ArgumentParser:
+    """The options of a benchmark over Table 1's posteriors: ``--n`` draws a call, ``--repeats`` calls,
+    ``--models`` and ``--output`` (default ``output``)."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--n", type=int, default=200, help="tangent draws per call (the quick timing table's count)")
+    parser.add_argument("--repeats", type=int, default=9)
+    parser.add_argument("--models", nargs="+", choices=TABLE1_MODELS, default=list(TABLE1_MODELS))
+    parser.add_argument("--output", type=Path, default=output)
+    return parser
+
+
+def table1_at_map(models):
+    """``(name, posterior, key, MAP)`` for each of Table 1's posteriors with ``models``, prepared from the
+    mirror as :func:`build_cases` prepares them; key ``PRNGKey(0)``, MAP by :func:`map_estimate`."""
+    import jax
+
+    for name, posterior in build_cases(mirror_path(), "table1", models):
+        key = jax.random.PRNGKey(0)
+        yield name, posterior, key, map_estimate(posterior, key)
+
+
+def map_estimate(posterior, key):
+    """The MAP as the DAG finds it: BFGS from 2 random restarts, on a latent GP in whitened coordinates
+    (``geobayes.whitened_target``: its kernel makes BFGS in ``theta`` hopeless)."""
+    import jax.numpy as jnp
+
+    from geobayes.optimize import anchor_objective, find_map
+    from geobayes.whitened_target import whitened
+
+    white = whitened(posterior)
+    target = posterior if white is None else white
+    mode = find_map(anchor_objective("euclidean"), target, posterior.dim, key, restarts=2).position
+    return jnp.asarray(mode if white is None else white.to_theta(mode))
+
+
 def time_interleaved(fits: dict, key, n: int, repeats: int) -> dict[str, dict]:
     """``fits``: label -> zero-argument fit. The library's interleaved timing
     (:func:`geobayes.metrics.equal_count_timing.time_approximations`: fit and compile each, then
@@ -125,23 +169,17 @@ def main(argv=None) -> int:
     import jax
 
     jax.config.update("jax_enable_x64", True)
-    import jax.numpy as jnp
 
     from geobayes.methods import get_method, method_config
     from geobayes.metrics.equal_count_timing import time_nuts
-    from geobayes.optimize import anchor_objective, find_map
-    from geobayes.whitened_target import whitened
 
-    mirror = Path(os.environ.get("GEOBAYES_DATA_MIRROR", REPO.parent / "shared" / "data"))
-    wg_settings = {"solver": "auto", "rtol": 1e-8, "atol": 1e-8, "max_steps": 256, "residual_tol": 1e-6}
+    mirror = mirror_path()
+    wg_settings = WG_SETTINGS
     ode = {"solver": "dopri5", "rtol": 1e-3, "atol": 1e-6, "max_steps": 4096}
     results = []
     for name, posterior in build_cases(mirror, args.cases, args.models):
         key = jax.random.PRNGKey(0)
-        white = whitened(posterior)
-        target = posterior if white is None else white
-        mode = find_map(anchor_objective("euclidean"), target, posterior.dim, key, restarts=2).position
-        mode = jnp.asarray(mode if white is None else white.to_theta(mode))
+        mode = map_estimate(posterior, key)
         row = {"case": name, "dim": posterior.dim, "n": args.n, "methods": {}}
         configs = {"wg": ("wg", {"wrapped_gaussian": wg_settings}),
                    "wg_no_fallback": ("wg", {"wrapped_gaussian": {**wg_settings, "fallback": "none"}})}

@@ -140,12 +140,13 @@ class ExpMapSettings(eqx.Module):
         At most this many samples are inverted together under ``vmap`` by the first solver (the
         schedule's ``chunk_size`` where that is smaller; ``0``: the schedule's alone). A batch of
         200 per-sample Broyden states (a D x D inverse Jacobian each) and residuals outgrows a
-        CPU core's cache: on Table 1's posteriors chunks of 100 are up to 1.48x faster than one
-        batch of 200 at D >= 10 (Australian Bernoulli and Poisson regressions; the latent GPs
-        1.01-1.34x) and within 9 % of it on the small regressions (D <= 8), where chunks of 25 cost
-        22-29 % (``benchmarks/results/wg_chunks.json``); on the quick run's German Bernoulli
-        regression, a harder subset, chunks of 25 were 1.6x faster. The draws do not depend on it
-        beyond round-off (1.3e-15 there). On a GPU, where one large batch fills the device, 0.
+        CPU core's cache: on Table 1's posteriors chunks of 100 were 0.87-1.54x as fast as one
+        batch of 200 at D >= 10 over two runs (medians 1.09x and 1.29x; Australian Bernoulli
+        regression 1.45-1.54x, the latent GPs 1.01-1.43x) and 0.91-1.62x on the small regressions
+        (D <= 8), where chunks of 25 cost up to 28 % (``benchmarks/results/wg_chunks.json``); on
+        the quick run's German Bernoulli regression, a harder subset, chunks of 25 were 1.6x faster.
+        The draws do not depend on it beyond round-off (2.1e-15 there). On a GPU, where one large
+        batch fills the device, 0.
 
     Built from a config slice by :func:`geobayes.settings.from_mapping`.
     """

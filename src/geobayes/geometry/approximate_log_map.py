@@ -24,9 +24,9 @@ class ApproximateLogMap(eqx.Module):
     matrices of the affine map ``g -> Log``: ``-1/2 A^{-1} Sigma_pi`` and ``A^{-1}`` with
     ``A = Sigma_pi I_Theta + I`` (``-1/2 I_Theta^{-1}`` for a flat prior), each by one solve with
     ``A``, so that an evaluation is two matrix-vector products after ``g`` instead of a product
-    and two triangular solves: WG's inversions, which evaluate ``Log`` at every step, ran 1.18-1.36x
-    faster so on Table 1's latent GPs (D = 100) and 0.94-1.11x on its regressions, in the same
-    steps, their draws equal to the LU solves' to 3.3e-12
+    and two triangular solves: WG's inversions, which evaluate ``Log`` at every step, ran 1.13-1.29x
+    faster so on Table 1's latent GPs (D = 100) and 1.05-1.14x on its regressions, in the same
+    steps, their draws equal to the LU solves' to 3.1e-12
     (``benchmarks/results/wg_log_map_matrices.json``).
 
     Parameters
