@@ -174,21 +174,20 @@ def main(argv=None) -> int:
     from geobayes.metrics.equal_count_timing import time_nuts
 
     mirror = mirror_path()
-    wg_settings = WG_SETTINGS
     ode = {"solver": "dopri5", "rtol": 1e-3, "atol": 1e-6, "max_steps": 4096}
     results = []
     for name, posterior in build_cases(mirror, args.cases, args.models):
         key = jax.random.PRNGKey(0)
         mode = map_estimate(posterior, key)
         row = {"case": name, "dim": posterior.dim, "n": args.n, "methods": {}}
-        configs = {"wg": ("wg", {"wrapped_gaussian": wg_settings}),
-                   "wg_no_fallback": ("wg", {"wrapped_gaussian": {**wg_settings, "fallback": "none"}})}
+        configs = {"wg": ("wg", {"wrapped_gaussian": WG_SETTINGS}),
+                   "wg_no_fallback": ("wg", {"wrapped_gaussian": {**WG_SETTINGS, "fallback": "none"}})}
         # Newton with its fallback: `auto` on every affine embedding before the fixed-point iteration
         # (which `auto` now takes from fixed_point_from_dim = 50 parameters on: the latent GPs) and
         # Broyden (below: the regressions)
-        configs |= {"wg_newton": ("wg", {"wrapped_gaussian": {**wg_settings, "solver": "newton"}})}
+        configs |= {"wg_newton": ("wg", {"wrapped_gaussian": {**WG_SETTINGS, "solver": "newton"}})}
         if args.cases == "default":
-            configs |= {"wg_lm": ("wg", {"wrapped_gaussian": {**wg_settings, "solver": "levenberg_marquardt"}})}
+            configs |= {"wg_lm": ("wg", {"wrapped_gaussian": {**WG_SETTINGS, "solver": "levenberg_marquardt"}})}
         configs |= {"ela": ("ela", {}), "rla_f": ("rla_f", {"ode": ode})}
         fits = {label: (lambda method=method, extra=extra: get_method(method).fit(
                     posterior, method_config(method, {"precision": "hessian", **extra}), key, mode=mode))
