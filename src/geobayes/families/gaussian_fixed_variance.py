@@ -5,7 +5,8 @@ from __future__ import annotations
 import equinox as eqx
 import jax
 import jax.numpy as jnp
-import numpy as np
+
+from geobayes.hyperparameter import positive_scalar, scalar_leaf
 
 
 class GaussianFixedVariance(eqx.Module):
@@ -16,15 +17,12 @@ class GaussianFixedVariance(eqx.Module):
     The symmetrised KL is ``|mu1 - mu2|^2 / noise_variance`` (Hartmann et al. 2026, Sec. 5.3).
     """
 
-    noise_variance: float = 1.0
+    #: A 0-d array (:mod:`geobayes.hyperparameter`): an argument of a compiled program, not a
+    #: constant in it, so posteriors that differ only in it share executables.
+    noise_variance: jax.Array = eqx.field(default=1.0, converter=scalar_leaf("noise_variance"))
 
     def __check_init__(self):
-        # Concrete values only: a traced variance (inside jit / grad) cannot be inspected here.
-        if isinstance(self.noise_variance, jax.core.Tracer):
-            return
-        value = np.asarray(self.noise_variance)
-        if value.shape != () or not (np.isfinite(value) and value > 0):
-            raise ValueError(f"noise_variance must be a finite number > 0, got {self.noise_variance!r}")
+        positive_scalar(self.noise_variance, "noise_variance")
 
     def log_likelihood(self, y: jax.Array, mu: jax.Array) -> jax.Array:
         """Sum over observations of the Gaussian log density, shape ()."""

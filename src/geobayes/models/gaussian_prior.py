@@ -6,6 +6,8 @@ import equinox as eqx
 import jax
 import jax.numpy as jnp
 
+from geobayes.hyperparameter import positive_scalar, scalar_leaf
+
 
 class GaussianPrior(eqx.Module):
     """Isotropic zero-mean Gaussian prior ``N(0, variance * I)``.
@@ -14,13 +16,14 @@ class GaussianPrior(eqx.Module):
     ----------
     variance
         Prior variance (``alpha = 100`` for logistic regression in Yu et al. 2024, Sec. 5.3).
+        Stored as a 0-d array (:mod:`geobayes.hyperparameter`): an argument of a compiled
+        program, not a constant in it, so posteriors that differ only in it share executables.
     """
 
-    variance: float = 100.0
+    variance: jax.Array = eqx.field(default=100.0, converter=scalar_leaf("prior variance"))
 
     def __check_init__(self):
-        if not self.variance > 0:
-            raise ValueError(f"prior variance must be > 0, got {self.variance}")
+        positive_scalar(self.variance, "prior variance")
 
     @classmethod
     def from_options(cls, options: dict) -> GaussianPrior:
