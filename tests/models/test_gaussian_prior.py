@@ -29,19 +29,6 @@ def test_non_number_variance_rejected_in_one_line(variance):
         GaussianPrior(variance)
 
 
-def test_variance_is_an_argument_of_the_program_not_a_constant():
-    """Priors that differ only in their variance lower to one program (one executable for the
-    persistent compilation cache; geobayes.hyperparameter), and it computes each one's density."""
-    theta = jnp.array([0.3, -1.2, 2.0])
-    lowered = [jax.jit(lambda prior, t: prior.logdensity(t)).lower(GaussianPrior(v), theta).as_text()
-               for v in (0.01, 3.5)]
-    assert lowered[0] == lowered[1]
-    shared = jax.jit(lambda prior, t: prior.logdensity(t))
-    for v in (0.01, 3.5):
-        expected = multivariate_normal(np.zeros(3), v * np.eye(3)).logpdf(np.asarray(theta))
-        np.testing.assert_allclose(shared(GaussianPrior(v), theta), expected, rtol=1e-13)
-
-
 def test_variance_takes_the_precision_of_the_computation():
     """Weakly typed, as the float it replaces: a float32 computation stays float32."""
     with jax.enable_x64(False):
