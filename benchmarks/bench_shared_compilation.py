@@ -124,8 +124,9 @@ def main(argv=None) -> int:
         print(f"{library}: {summary['jobs']} jobs, compile {summary['compile_s']:.1f} s, "
               f"job time {summary['job_s']:.1f} s, wall {summary['wall_s']:.1f} s", flush=True)
     before, after = (totals(run) for run in runs)
-    identical = [all(np.array_equal(a["draws"][k], b["draws"][k]) for k in a["draws"])
-                 and a["draws"].keys() == b["draws"].keys() for a, b in zip(runs[0]["jobs"], runs[1]["jobs"])]
+    identical = [a["draws"].keys() == b["draws"].keys()
+                 and all(np.array_equal(a["draws"][k], b["draws"][k]) for k in a["draws"])
+                 for a, b in zip(runs[0]["jobs"], runs[1]["jobs"])]
     print("| method | jobs | compile s before | after | job s before | after |")
     print("|---|---|---|---|---|---|")
     for method, entry in before["per_method"].items():
