@@ -54,19 +54,19 @@ def timed_nuts(posterior, start, key, config) -> dict:
 
     from geobayes.samplers.nuts import nuts_mcmc, trajectory_lengths
 
-    mcmc = nuts_mcmc(posterior, config)
+    mcmc, args = nuts_mcmc(posterior, config)
 
     def lengths():
         return trajectory_lengths(np.asarray(mcmc.get_extra_fields()["num_steps"]), config.max_tree_depth)
 
     phases = {}
     clock = time.perf_counter()
-    mcmc.warmup(key, init_params=start, extra_fields=("num_steps",), collect_warmup=True)
+    mcmc.warmup(key, *args, init_params=start, extra_fields=("num_steps",), collect_warmup=True)
     jax.block_until_ready(mcmc.last_state)
     phases["warmup"] = {"seconds": time.perf_counter() - clock, **lengths()}
     for phase in ("first_sampling", "steady_sampling"):
         clock = time.perf_counter()
-        mcmc.run(mcmc.post_warmup_state.rng_key, extra_fields=("num_steps",))
+        mcmc.run(mcmc.post_warmup_state.rng_key, *args, extra_fields=("num_steps",))
         jax.block_until_ready(mcmc.get_samples())
         phases[phase] = {"seconds": time.perf_counter() - clock, **lengths()}
         mcmc.post_warmup_state = mcmc.last_state

@@ -134,3 +134,29 @@ def test_trajectory_lengths_of_recorded_steps():
                       "tree_depth_hits": 3}
     with pytest.raises(ValueError, match="num_steps is empty"):
         trajectory_lengths(np.array([], dtype=int), max_tree_depth=3)
+
+
+def test_posteriors_of_equal_shapes_share_the_compiled_sampler():
+    """The posterior's arrays are an argument of NumPyro's compiled warm-up and sampling loop, not
+    constants in it (``nuts_mcmc``): a second posterior of the same shapes, other mean and
+    precision, finds every program in the session's persistent cache (tests/conftest.py), so the
+    references of a data set's raw and standardised inputs compile once. Each samples its own
+    density. With the potential closing over the posterior the second run missed the cache once."""
+    config = NutsConfig(chains=2, warmup=100, samples=200, thin=1)
+    shifted = Gaussian2D(jnp.asarray(MEAN + 5.0), jnp.asarray(np.linalg.inv(2.0 * COV)), 2)
+    first = run_nuts(POSTERIOR, config, jax.random.PRNGKey(5), jnp.asarray(MEAN))
+    misses = []
+
+    def listener(event, **kwargs):
+        if event == "/jax/compilation_cache/cache_misses":
+            misses.append(event)
+
+    jax.monitoring.register_event_listener(listener)
+    try:
+        second = run_nuts(shifted, config, jax.random.PRNGKey(5), jnp.asarray(MEAN + 5.0))
+    finally:
+        jax.monitoring.unregister_event_listener(listener)
+    assert misses == [], f"{len(misses)} program(s) of an equal-shaped posterior compiled again"
+    np.testing.assert_allclose(first.draws.mean(axis=0), MEAN, atol=0.5)
+    np.testing.assert_allclose(second.draws.mean(axis=0), MEAN + 5.0, atol=0.7)
+    np.testing.assert_allclose(second.draws.var(axis=0), 2.0 * np.diag(COV), rtol=0.5)

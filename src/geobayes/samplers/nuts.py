@@ -148,36 +148,73 @@ def _raw_key(key: Any) -> jax.Array:
     return key
 
 
-def nuts_mcmc(posterior: Any, config: NutsConfig) -> Any:
-    """NumPyro's NUTS sampler of a reference run, built but not run.
+def _argument_potential_nuts(static: Any, **settings: Any) -> Any:
+    """NumPyro's NUTS whose potential takes the posterior's arrays as an argument.
+
+    NumPyro's ``NUTS(potential_fn=...)`` closes over the posterior, so its data are constants
+    of the compiled warm-up and sampling loop: two posteriors of equal shapes (raw against
+    standardised inputs) compiled apart, and JAX's persistent cache, keyed by the program,
+    could not share them. This kernel builds NumPyro's sampler from a ``potential_fn_gen``
+    (NumPyro's own route for "the same model with changing data", used with
+    ``MCMC(jit_model_args=True)``): the arrays of ``eqx.partition(posterior, eqx.is_array)``
+    are the run's model argument, the rest (``static``) is closed over. The potential is the
+    same function, ``-posterior.logdensity(theta)``.
+    """
+    from numpyro.infer import NUTS
+    from numpyro.infer.hmc import hmc
+
+    def potential_fn_gen(arrays: Any) -> Any:
+        posterior = eqx.combine(arrays, static)
+        return lambda theta: -posterior.logdensity(theta)
+
+    class ArgumentPotentialNUTS(NUTS):
+        def _init_state(self, rng_key, model_args, model_kwargs, init_params):  # NumPyro's hook, 0.22
+            if self._init_fn is None:
+                self._init_fn, self._sample_fn = hmc(potential_fn_gen=potential_fn_gen, kinetic_fn=self._kinetic_fn,
+                                                     algo=self._algo)
+                self._potential_fn_gen = potential_fn_gen
+            return init_params
+
+    def replaced_at_init(theta):  # NUTS requires a model or a potential; init installs potential_fn_gen
+        raise RuntimeError("ArgumentPotentialNUTS evaluates potential_fn_gen(arrays), never this placeholder")
+
+    return ArgumentPotentialNUTS(potential_fn=replaced_at_init, **settings)
+
+
+def nuts_mcmc(posterior: Any, config: NutsConfig) -> tuple[Any, tuple]:
+    """NumPyro's NUTS sampler of a reference run, built but not run, and the arguments of its runs.
 
     The potential is ``-posterior.logdensity(theta)``; step size and (diagonal or dense) mass
     matrix are adapted over ``config.warmup`` iterations, chains run vectorised on one device.
-    :func:`run_nuts` runs it; ``benchmarks/bench_bnn_nuts.py`` times its phases apart.
+    The posterior's arrays are an argument of the compiled loop, not constants in it, so
+    posteriors of equal shapes share one program (in a process and through JAX's persistent
+    cache). :func:`run_nuts` runs it; ``benchmarks/bench_bnn_nuts.py`` times its phases apart.
 
     Parameters
     ----------
     posterior
-        Object with a jittable ``logdensity(theta) -> scalar`` (positive log density).
+        Object with a jittable ``logdensity(theta) -> scalar`` (positive log density), a pytree
+        (an equinox Module) whose arrays are its data.
     config : NutsConfig
         Chains, warm-up, samples, thinning and NUTS settings.
 
     Returns
     -------
-    numpyro.infer.MCMC
+    mcmc : numpyro.infer.MCMC
+    args : tuple
+        Positional arguments of ``mcmc.run`` and ``mcmc.warmup`` after the key
+        (``mcmc.run(key, *args, init_params=...)``).
     """
-    from numpyro.infer import MCMC, NUTS
+    from numpyro.infer import MCMC
 
-    def potential_fn(theta: jax.Array) -> jax.Array:
-        return -posterior.logdensity(theta)
-
-    kernel = NUTS(
-        potential_fn=potential_fn,
+    arrays, static = eqx.partition(posterior, eqx.is_array)
+    kernel = _argument_potential_nuts(
+        static,
         target_accept_prob=float(config.target_accept),
         max_tree_depth=int(config.max_tree_depth),
         dense_mass=bool(config.dense_mass),
     )
-    return MCMC(
+    mcmc = MCMC(
         kernel,
         num_warmup=config.warmup,
         num_samples=config.samples,
@@ -185,7 +222,9 @@ def nuts_mcmc(posterior: Any, config: NutsConfig) -> Any:
         chain_method="vectorized",
         thinning=config.thin,
         progress_bar=False,
+        jit_model_args=True,
     )
+    return mcmc, (arrays,)
 
 
 @eqx.filter_jit
@@ -254,10 +293,10 @@ def run_nuts(
     init_params = chain_starts(x0, raw, config.chains)
     run_key = jax.random.fold_in(raw, 1)
 
-    mcmc = nuts_mcmc(posterior, config)
+    mcmc, args = nuts_mcmc(posterior, config)
     # NumPyro reads a leading chain axis only when there are several chains.
     start = init_params[0] if config.chains == 1 else init_params
-    mcmc.run(run_key, init_params=start, extra_fields=("diverging", "num_steps"))
+    mcmc.run(run_key, *args, init_params=start, extra_fields=("diverging", "num_steps"))
     grouped = np.asarray(mcmc.get_samples(group_by_chain=True), dtype=np.float64)
     grouped = grouped.reshape(config.chains, -1, int(posterior.dim))
     extra = mcmc.get_extra_fields(group_by_chain=True)
