@@ -10,7 +10,7 @@ import pytest
 from scipy.stats import multivariate_normal, norm
 
 from geobayes.families.gaussian_fixed_variance import GaussianFixedVariance
-from geobayes.hyperparameter import positive_scalar, scalar_leaf
+from geobayes.hyperparameter import finite_values, positive_scalar, scalar_leaf, vector_leaf
 from geobayes.models import GaussianPrior
 
 THETA = jnp.array([0.3, -1.2, 2.0])
@@ -65,3 +65,25 @@ def test_a_value_that_is_not_one_real_number_is_named_in_one_line(value):
 def test_positive_scalar_names_the_value(value):
     with pytest.raises(ValueError, match=r"^prior variance must be a finite number > 0, got "):
         positive_scalar(jnp.asarray(value), "prior variance")
+
+
+def test_vector_leaf_is_a_float64_array_and_names_a_wrong_count_in_one_line():
+    convert = vector_leaf("squiggle variances", 2)
+    leaf = convert((5, 0.05))
+    assert leaf.dtype == jnp.float64 and leaf.shape == (2,)
+    np.testing.assert_array_equal(leaf, [5.0, 0.05])
+    for value in ((1.0, 2.0, 3.0), "ab", None, [[1.0, 2.0]]):
+        with pytest.raises(ValueError, match=r"^squiggle variances must be 2 real numbers, got ") as error:
+            convert(value)
+        assert "\n" not in str(error.value)
+    traced = jax.jit(lambda v: convert(v) * 2.0)(jnp.array([1.0, 2.0]))
+    np.testing.assert_array_equal(traced, [2.0, 4.0])
+
+
+def test_finite_values_checks_concrete_entries_and_lets_tracers_through():
+    finite_values(jnp.array([-1.0, 2.0]), "a")
+    with pytest.raises(ValueError, match=r"^a must be finite, got \[1.0, nan\]$"):
+        finite_values(jnp.array([1.0, np.nan]), "a")
+    with pytest.raises(ValueError, match=r"^s: variances must be finite and > 0, got \[1.0, -1.0\]$"):
+        finite_values(jnp.array([1.0, -1.0]), "s: variances", positive=True)
+    assert jax.jit(lambda v: (finite_values(v, "a", positive=True), v)[1])(jnp.array([-1.0])) == -1.0

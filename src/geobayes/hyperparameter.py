@@ -19,7 +19,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-__all__ = ["positive_scalar", "scalar_leaf"]
+__all__ = ["finite_values", "positive_scalar", "scalar_leaf", "vector_leaf"]
 
 
 def scalar_leaf(what: str) -> Callable[[object], jax.Array]:
@@ -45,6 +45,43 @@ def scalar_leaf(what: str) -> Callable[[object], jax.Array]:
         return jnp.asarray(float(array))  # from a Python float: weakly typed
 
     return convert
+
+
+def vector_leaf(what: str, size: int) -> Callable[[object], jax.Array]:
+    """Field converter: ``size`` numbers -> a float64 JAX array of shape ``(size,)`` (a tracer passes through).
+
+    For a target's parameter vector (the squiggle's variances), so targets that differ only in it
+    share their compiled programs, as :func:`scalar_leaf` does for a scalar.
+
+    Raises
+    ------
+    ValueError
+        One line naming ``what``, the expected count and the value, if it is not ``size`` real numbers.
+    """
+
+    def convert(value: object) -> jax.Array:
+        if isinstance(value, jax.core.Tracer):
+            return value
+        try:
+            array = np.asarray(value)
+        except (TypeError, ValueError):
+            array = np.asarray(None)
+        if array.shape != (size,) or not np.issubdtype(array.dtype, np.number) or np.iscomplexobj(array):
+            raise ValueError(f"{what} must be {size} real numbers, got {value!r}")
+        return jnp.asarray(array, dtype=jnp.float64)
+
+    return convert
+
+
+def finite_values(value: jax.Array, what: str, *, positive: bool = False) -> None:
+    """Raise ``ValueError`` (one line naming ``what``) unless every entry of a concrete ``value`` is
+    finite (and > 0 with ``positive``). A traced value cannot be inspected and is let through."""
+    if isinstance(value, jax.core.Tracer):
+        return
+    numbers = np.asarray(value, dtype=np.float64)
+    if not (np.all(np.isfinite(numbers)) and (not positive or np.all(numbers > 0))):
+        condition = "finite and > 0" if positive else "finite"
+        raise ValueError(f"{what} must be {condition}, got {numbers.tolist()!r}")
 
 
 def positive_scalar(value: jax.Array, what: str) -> None:

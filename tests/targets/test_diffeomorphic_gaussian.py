@@ -146,13 +146,21 @@ def test_targets_travel_through_jit(name):
     np.testing.assert_allclose(jitted, target.fisher(theta), rtol=1e-14)
 
 
-def test_static_settings_are_part_of_the_compiled_function():
-    """Two squiggles with different ``a`` must not share a cached trace."""
+def test_squiggles_differing_in_their_parameters_share_one_program():
+    """The squiggle's ``a`` and variances are array leaves, not static fields: under
+    ``eqx.filter_jit`` (the methods' jit) two settings lower to the same program, which the
+    persistent cache then shares, and each computes its own density. As static floats they were
+    constants of the program: the lowered texts differed."""
     theta = jnp.array([0.7, -0.2])
     f = eqx.filter_jit(lambda t, x: t.logdensity(x))
-    a, b = Squiggle("s", a=1.5), Squiggle("s", a=1.0)
+    a = Squiggle("easy-squiggle", a=1.5, variances=(5.0, 0.05))
+    b = Squiggle("difficult-squiggle", a=1.0, variances=(10.0, 0.001))
+    assert f.lower(a, theta).as_text() == f.lower(b, theta).as_text()
     assert float(f(a, theta)) != float(f(b, theta))
     np.testing.assert_allclose(f(b, theta), b.logdensity(theta), rtol=1e-14)
+    psi = np.array([0.7, -0.2 + np.sin(0.7)])
+    np.testing.assert_allclose(f(b, theta), scipy.stats.multivariate_normal([0.0, 0.0], np.diag([10.0, 0.001])).logpdf(psi),
+                               rtol=1e-13)
 
 
 def test_bad_settings_raise_clear_errors():
@@ -162,6 +170,8 @@ def test_bad_settings_raise_clear_errors():
         Squiggle("sq", variances=(1.0, 2.0, 3.0))
     with pytest.raises(ValueError, match="variances"):
         Squiggle("sq", variances="ab")
+    with pytest.raises(ValueError, match="sq: a must be finite"):
+        Squiggle("sq", a=float("nan"))
     with pytest.raises(ValueError, match="sigma"):
         Funnel("fn", sigma=0.0)
     with pytest.raises(ValueError, match="dim"):

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import math
-
 import equinox as eqx
 import jax
 import jax.numpy as jnp
@@ -144,14 +142,3 @@ def as_float_tuple(values):
         return tuple(float(value) for value in values)
     except (TypeError, ValueError):
         return values
-
-
-def check_positive_values(name: str, field: str, values, count: int) -> None:
-    """Raise a ValueError naming ``field`` unless it holds ``count`` finite numbers > 0."""
-    ok = (
-        isinstance(values, tuple)
-        and len(values) == count
-        and all(isinstance(v, float) and math.isfinite(v) and v > 0 for v in values)
-    )
-    if not ok:
-        raise ValueError(f"{name}: {field} must be {count} finite numbers > 0, got {values!r}")

@@ -2,17 +2,12 @@
 
 from __future__ import annotations
 
-import math
-
 import equinox as eqx
 import jax
 import jax.numpy as jnp
 
-from geobayes.targets.diffeomorphic_gaussian import (
-    DiffeomorphicGaussian,
-    as_float_tuple,
-    check_positive_values,
-)
+from geobayes.hyperparameter import finite_values, scalar_leaf, vector_leaf
+from geobayes.targets.diffeomorphic_gaussian import DiffeomorphicGaussian
 from geobayes.registry import register_target
 
 
@@ -32,17 +27,20 @@ class Squiggle(DiffeomorphicGaussian):
     variances
         Diagonal of ``S``: ``(5.0, 0.05)`` in the main setting, ``(10.0, 0.001)`` in the
         "difficult" one (Fig. 8).
+
+    Notes
+    -----
+    ``a`` and ``variances`` are array leaves (:mod:`geobayes.hyperparameter`), not static fields:
+    the three squiggles of Yu et al. and Hartmann et al. differ only in them, and so share every
+    compiled program.
     """
 
-    a: float = eqx.field(default=1.5, static=True, converter=float)
-    variances: tuple[float, float] = eqx.field(
-        default=(5.0, 0.05), static=True, converter=as_float_tuple
-    )
+    a: jax.Array = eqx.field(default=1.5, converter=scalar_leaf("squiggle a"))
+    variances: jax.Array = eqx.field(default=(5.0, 0.05), converter=vector_leaf("squiggle variances", 2))
 
     def __check_init__(self):
-        if not math.isfinite(self.a):
-            raise ValueError(f"{self.name}: a must be finite, got {self.a}")
-        check_positive_values(self.name, "variances", self.variances, 2)
+        finite_values(self.a, f"{self.name}: a")
+        finite_values(self.variances, f"{self.name}: variances", positive=True)
 
     @property
     def dim(self) -> int:
