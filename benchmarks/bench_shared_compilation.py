@@ -6,6 +6,11 @@ as a Python float (a prior or noise variance) is a constant in the program, so p
 differ only in it, such as Bergamin et al.'s optimised and fixed priors and one optimised prior
 per seed, compiled separately; :mod:`geobayes.hyperparameter` makes it an argument instead.
 
+With ``--rule reference`` it does the same for the NUTS reference jobs: NumPyro's compiled loop
+closed over the posterior, so its data were constants of the program and a data set's raw and
+standardised references compiled apart; :func:`geobayes.samplers.nuts.nuts_mcmc` passes them as
+an argument (no compile seconds are logged there: job seconds only).
+
 This script reruns the approximation jobs of some posteriors of a finished run (``--workdir``),
 in place, once with each library (``--baseline``, e.g. a ``git worktree`` of an older commit's
 ``src``, then ``--source``), each time from an empty compilation cache, and reports per library
@@ -19,6 +24,9 @@ Usage (from the repository root, after a quick run kept with ``bench_quick_dag.p
     git worktree add /tmp/before <old commit>
     .venv/bin/python benchmarks/bench_shared_compilation.py --workdir /path/to/quick/tree \\
         --baseline /tmp/before/src                                # ~8 min on 2 cores
+    .venv/bin/python benchmarks/bench_shared_compilation.py --workdir /path/to/quick/tree \
+        --baseline /tmp/before/src --rule reference --posteriors heart_raw-logreg heart_standardised-logreg \
+        --output benchmarks/results/shared_compilation_reference.json
 
 Speed is measured here and never asserted in tests.
 """
@@ -60,13 +68,33 @@ def approximation_targets(workdir: Path, posteriors, anchor: str) -> list[tuple[
     return targets
 
 
+def reference_targets(workdir: Path, posteriors) -> list[tuple[str, str, str]]:
+    """(posterior, ``nuts``, draws file) of the NUTS reference of each of ``posteriors`` in ``workdir``."""
+    targets = []
+    for posterior in posteriors:
+        target = f"results/reference/{posterior}/nuts.npz"
+        if not (workdir / target).exists():
+            raise SystemExit(f"--posteriors: {workdir / target} does not exist; run the DAG in --workdir first")
+        targets.append((posterior, "nuts", target))
+    return targets
+
+
+def job_files(workdir: Path, rule: str, posterior: str, method: str, anchor: str) -> tuple[Path, Path]:
+    """The log and the Snakemake benchmark file of one job of ``rule``."""
+    if rule == "reference":
+        return (workdir / "logs" / "reference" / f"{posterior}.{method}.log",
+                workdir / "logs" / "benchmarks" / "reference" / f"{posterior}.{method}.tsv")
+    return (workdir / "logs" / "approximation" / posterior / anchor / f"{method}.log",
+            workdir / "logs" / "benchmarks" / "approximation" / posterior / anchor / f"{method}.tsv")
+
+
 def rerun(workdir: Path, library: Path, targets, args) -> dict:
     """Rerun ``targets`` with ``library`` on the import path and an empty compilation cache."""
     files = [t for _, _, t in targets]
     with tempfile.TemporaryDirectory(prefix="bench_shared_compilation_") as cache:
         env = {**os.environ, "PYTHONPATH": str(library), "JAX_COMPILATION_CACHE_DIR": cache}
         command = [sys.executable, "-m", "snakemake", "--cores", str(args.cores), "--configfile", args.config,
-                   "--quiet", "--allowed-rules", "approximate", "--forcerun", *files, "--", *files]
+                   "--quiet", "--allowed-rules", args.rule, "--forcerun", *files, "--", *files]
         start = time.perf_counter()
         done = subprocess.run(command, cwd=workdir, env=env, capture_output=True, text=True)
         wall = time.perf_counter() - start
@@ -74,9 +102,8 @@ def rerun(workdir: Path, library: Path, targets, args) -> dict:
         raise SystemExit(f"rerunning with {library} failed (exit {done.returncode}):\n{done.stderr[-2000:]}")
     jobs = []
     for posterior, method, target in targets:
-        log = (workdir / "logs" / "approximation" / posterior / args.anchor / f"{method}.log").read_text()
-        found = _COMPILE.search(log)
-        benchmark = workdir / "logs" / "benchmarks" / "approximation" / posterior / args.anchor / f"{method}.tsv"
+        log, benchmark = job_files(workdir, args.rule, posterior, method, args.anchor)
+        found = _COMPILE.search(log.read_text())
         job_s = float(benchmark.read_text().splitlines()[1].split("\t")[0])
         with np.load(workdir / target) as draws:
             arrays = {key: draws[key].copy() for key in draws.files}
@@ -107,6 +134,8 @@ def main(argv=None) -> int:
     parser.add_argument("--source", type=Path, default=REPO / "src", help="the library measured (default: this one)")
     parser.add_argument("--posteriors", nargs="+", default=list(DEFAULT_POSTERIORS))
     parser.add_argument("--anchor", default="euclidean")
+    parser.add_argument("--rule", choices=("approximate", "reference"), default="approximate",
+                        help="rerun the posteriors' approximations (every method) or their NUTS references")
     parser.add_argument("--cores", type=int, default=2)
     parser.add_argument("--output", type=Path, default=DEFAULT_OUTPUT)
     args = parser.parse_args(argv)
@@ -116,7 +145,8 @@ def main(argv=None) -> int:
 
     from geobayes.io import provenance, save_json
 
-    targets = approximation_targets(args.workdir, args.posteriors, args.anchor)
+    targets = (reference_targets(args.workdir, args.posteriors) if args.rule == "reference"
+               else approximation_targets(args.workdir, args.posteriors, args.anchor))
     runs = []
     for library in (args.baseline, args.source):
         runs.append(rerun(args.workdir, library, targets, args))
@@ -127,6 +157,15 @@ def main(argv=None) -> int:
     identical = [a["draws"].keys() == b["draws"].keys()
                  and all(np.array_equal(a["draws"][k], b["draws"][k]) for k in a["draws"])
                  for a, b in zip(runs[0]["jobs"], runs[1]["jobs"])]
+    # Where not bit-identical: each job's largest absolute difference over its float arrays of equal shape.
+    differences = [max([float(np.max(np.abs(a["draws"][k] - b["draws"][k]))) for k in a["draws"]
+                        if k in b["draws"] and a["draws"][k].shape == b["draws"][k].shape
+                        and np.issubdtype(a["draws"][k].dtype, np.floating) and a["draws"][k].size], default=0.0)
+                   for a, b in zip(runs[0]["jobs"], runs[1]["jobs"])]
+    difference = max(differences, default=0.0)
+    for job, value in zip(after["per_job"], differences):
+        job["max_abs_difference_to_before"] = value
+        print(f"{job['posterior']} {job['method']}: largest difference to the earlier library {value:.3g}")
     print("| method | jobs | compile s before | after | job s before | after |")
     print("|---|---|---|---|---|---|")
     for method, entry in before["per_method"].items():
@@ -135,12 +174,14 @@ def main(argv=None) -> int:
               f"{entry['job_s']:.1f} | {new['job_s']:.1f} |")
     print(f"| all | {before['jobs']} | {before['compile_s']:.1f} | {after['compile_s']:.1f} | "
           f"{before['job_s']:.1f} | {after['job_s']:.1f} |")
-    print(f"draws bit-identical in {sum(identical)} of {len(identical)} jobs")
-    save_json(args.output, {"provenance": provenance(), "posteriors": args.posteriors, "anchor": args.anchor,
+    print(f"draws bit-identical in {sum(identical)} of {len(identical)} jobs; largest difference {difference:.3g}")
+    save_json(args.output, {"provenance": provenance(), "rule": args.rule, "posteriors": args.posteriors,
+                            "anchor": args.anchor,
                             "cores": args.cores, "before": before, "after": after,
-                            "compile_ratio": before["compile_s"] / after["compile_s"],
+                            "compile_ratio": before["compile_s"] / after["compile_s"] if after["compile_s"] else None,
                             "job_time_ratio": before["job_s"] / after["job_s"],
-                            "draws_identical": {"jobs": len(identical), "identical": sum(identical)},
+                            "draws_identical": {"jobs": len(identical), "identical": sum(identical),
+                                                "max_abs_difference": difference},
                             "load_average_end": os.getloadavg()})
     print(f"wrote {args.output}")
     return 0
