@@ -24,8 +24,8 @@ Usage (from the repository root, after a quick run kept with ``bench_quick_dag.p
     git worktree add /tmp/before <old commit>
     .venv/bin/python benchmarks/bench_shared_compilation.py --workdir /path/to/quick/tree \\
         --baseline /tmp/before/src                                # ~8 min on 2 cores
-    .venv/bin/python benchmarks/bench_shared_compilation.py --workdir /path/to/quick/tree \
-        --baseline /tmp/before/src --rule reference --posteriors heart_raw-logreg heart_standardised-logreg \
+    .venv/bin/python benchmarks/bench_shared_compilation.py --workdir /path/to/quick/tree \\
+        --baseline /tmp/before/src --rule reference --posteriors heart_raw-logreg heart_standardised-logreg \\
         --output benchmarks/results/shared_compilation_reference.json
 
 Speed is measured here and never asserted in tests.
@@ -120,10 +120,16 @@ def totals(run: dict) -> dict:
         entry["jobs"] += 1
         entry["compile_s"] += job["compile_s"] or 0.0
         entry["job_s"] += job["job_s"]
+    logged = any(job["compile_s"] is not None for job in run["jobs"])  # reference jobs log none
     return {"library": run["library"], "wall_s": run["wall_s"], "jobs": len(run["jobs"]),
-            "compile_s": sum(m["compile_s"] for m in per_method.values()),
+            "compile_s": sum(m["compile_s"] for m in per_method.values()) if logged else None,
             "job_s": sum(m["job_s"] for m in per_method.values()), "per_method": per_method,
             "per_job": [{k: v for k, v in job.items() if k != "draws"} for job in run["jobs"]]}
+
+
+def _seconds(value) -> str:
+    """``value`` to one decimal, or ``--`` where no compile seconds were logged."""
+    return "--" if value is None else f"{value:.1f}"
 
 
 def main(argv=None) -> int:
@@ -151,7 +157,7 @@ def main(argv=None) -> int:
     for library in (args.baseline, args.source):
         runs.append(rerun(args.workdir, library, targets, args))
         summary = totals(runs[-1])
-        print(f"{library}: {summary['jobs']} jobs, compile {summary['compile_s']:.1f} s, "
+        print(f"{library}: {summary['jobs']} jobs, compile {_seconds(summary['compile_s'])} s, "
               f"job time {summary['job_s']:.1f} s, wall {summary['wall_s']:.1f} s", flush=True)
     before, after = (totals(run) for run in runs)
     identical = [a["draws"].keys() == b["draws"].keys()
@@ -170,15 +176,17 @@ def main(argv=None) -> int:
     print("|---|---|---|---|---|---|")
     for method, entry in before["per_method"].items():
         new = after["per_method"][method]
-        print(f"| {method} | {entry['jobs']} | {entry['compile_s']:.1f} | {new['compile_s']:.1f} | "
+        print(f"| {method} | {entry['jobs']} | {_seconds(before['compile_s'] and entry['compile_s'])} | "
+              f"{_seconds(after['compile_s'] and new['compile_s'])} | "
               f"{entry['job_s']:.1f} | {new['job_s']:.1f} |")
-    print(f"| all | {before['jobs']} | {before['compile_s']:.1f} | {after['compile_s']:.1f} | "
+    print(f"| all | {before['jobs']} | {_seconds(before['compile_s'])} | {_seconds(after['compile_s'])} | "
           f"{before['job_s']:.1f} | {after['job_s']:.1f} |")
     print(f"draws bit-identical in {sum(identical)} of {len(identical)} jobs; largest difference {difference:.3g}")
     save_json(args.output, {"provenance": provenance(), "rule": args.rule, "posteriors": args.posteriors,
                             "anchor": args.anchor,
                             "cores": args.cores, "before": before, "after": after,
-                            "compile_ratio": before["compile_s"] / after["compile_s"] if after["compile_s"] else None,
+                            "compile_ratio": (before["compile_s"] / after["compile_s"]
+                                              if before["compile_s"] and after["compile_s"] else None),
                             "job_time_ratio": before["job_s"] / after["job_s"],
                             "draws_identical": {"jobs": len(identical), "identical": sum(identical),
                                                 "max_abs_difference": difference},
