@@ -3,6 +3,8 @@ loaded with the same flat vector, parameter counts, input layouts, errors, initi
 
 from __future__ import annotations
 
+import dataclasses
+
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -11,6 +13,7 @@ import torch
 
 import geobayes  # noqa: F401  (float64)
 from geobayes.networks import ConvolutionalNetwork
+from geobayes.networks.cnn import convolution_method, im2col_convolution
 
 #: The paper's network and two configurable variants: a 3-channel input with one conv layer,
 #: and maps that the pools do not divide (13 -> 11 -> 5 -> 3 -> 1: torch drops the remainder).
@@ -45,8 +48,10 @@ def test_paper_network_has_1828_parameters_and_64_features():
     assert len(model) == 12 and isinstance(model[-1], torch.nn.Linear)  # the logits are linear
 
 
+@pytest.mark.parametrize("convolution", ["direct", "im2col"])
 @pytest.mark.parametrize("net", VARIANTS, ids=["paper", "rgb-one-conv", "odd-maps"])
-def test_outputs_equal_torch_with_vector_to_parameters(net):
+def test_outputs_equal_torch_with_vector_to_parameters(net, convolution):
+    net = dataclasses.replace(net, convolution=convolution)
     model = _torch_network(net)
     assert sum(p.numel() for p in model.parameters()) == net.num_parameters
     rng = np.random.default_rng(0)
@@ -104,6 +109,7 @@ def test_unflatten_shapes_in_torch_order():
     ({"image_shape": (28, 28)}, r"image_shape \(C, H, W\)"),
     ({"image_shape": (1, 8, 8)}, "shrinks to nothing"),
     ({"activation": "relu"}, "unknown activation 'relu'"),
+    ({"convolution": "fft"}, "unknown convolution 'fft'; known: auto, direct, im2col"),
 ])
 def test_bad_configuration_raises(kwargs, match):
     with pytest.raises(ValueError, match=match):
@@ -129,3 +135,40 @@ def test_initial_parameters_within_torch_bounds_and_deterministic():
             fan_in = layer.weight[0].numel()
             for p in (layer.weight, layer.bias):
                 assert float(p.detach().abs().max()) <= 1.0 / np.sqrt(fan_in)
+
+
+def test_im2col_convolution_equals_xla_convolution_on_every_channel_layout():
+    rng = np.random.default_rng(5)
+    h = jnp.asarray(rng.normal(size=(3, 2, 9, 7)))
+    weight = jnp.asarray(rng.normal(size=(4, 2, 3, 3)))
+    expected = jax.lax.conv_general_dilated(h, weight, (1, 1), "VALID", dimension_numbers=("NCHW", "OIHW", "NCHW"))
+    got = im2col_convolution(h, weight)
+    assert got.shape == (3, 4, 7, 5)
+    np.testing.assert_allclose(got, expected, rtol=0, atol=1e-13)
+
+
+def test_auto_convolution_is_im2col_for_float32_on_a_cpu_only():
+    assert convolution_method(jnp.float32, "cpu") == "im2col"
+    assert convolution_method(jnp.float64, "cpu") == "direct"
+    assert convolution_method(jnp.float32, "gpu") == "direct"
+
+
+def test_float32_gradients_and_curvature_agree_between_convolutions():
+    """The geodesic ODE's ingredients (gradient and Hessian-vector product of the loss) in float32, the
+    quick scale's dtype for the CNN: auto (im2col on a CPU) against XLA's convolution."""
+    rng = np.random.default_rng(2)
+    nets = {c: ConvolutionalNetwork(convolution=c) for c in ("auto", "direct")}
+    theta = nets["auto"].initial_parameters(jax.random.PRNGKey(1)).astype(jnp.float32)
+    X = jnp.asarray(rng.uniform(size=(16, 784)), jnp.float32)
+    y = jnp.asarray(rng.integers(0, 10, size=16))
+    v = jnp.asarray(rng.normal(size=theta.shape), jnp.float32)
+    out = {}
+    for name, net in nets.items():
+        def loss(t, net=net):
+            return -jnp.sum(jax.nn.log_softmax(net(t, X))[jnp.arange(16), y])
+        grad, hvp = jax.jvp(jax.grad(loss), (theta,), (v,))
+        assert grad.dtype == hvp.dtype == jnp.float32
+        out[name] = (np.asarray(grad), np.asarray(hvp))
+    for a, b in zip(out["auto"], out["direct"]):
+        assert np.max(np.abs(b)) > 1e-2
+        np.testing.assert_allclose(a, b, rtol=0, atol=2e-5 * np.max(np.abs(b)))
