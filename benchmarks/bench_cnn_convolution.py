@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import platform
 import sys
 import time
 from pathlib import Path
@@ -26,6 +25,7 @@ import jax.numpy as jnp
 import numpy as np
 
 import geobayes  # noqa: F401  (float64)
+from geobayes.io import provenance, save_json
 from geobayes.networks import ConvolutionalNetwork
 
 METHODS = ("direct", "im2col")
@@ -40,14 +40,17 @@ def parse_args(argv=None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
+def seconds_of(function, *args) -> float:
+    """Wall seconds of one call, until its result is ready."""
+    start = time.perf_counter()
+    jax.block_until_ready(function(*args))
+    return time.perf_counter() - start
+
+
 def timed(function, *args, repeats: int) -> list[float]:
-    jax.block_until_ready(function(*args))  # compile
-    seconds = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        jax.block_until_ready(function(*args))
-        seconds.append(time.perf_counter() - start)
-    return seconds
+    """One untimed call (compilation), then ``repeats`` timed ones."""
+    seconds_of(function, *args)
+    return [seconds_of(function, *args) for _ in range(repeats)]
 
 
 def curvature_product(net: ConvolutionalNetwork, X, y):
@@ -69,11 +72,11 @@ def main(argv=None) -> int:
             y = jax.random.randint(jax.random.PRNGKey(2), (n,), 0, 10)
             products = {m: curvature_product(net, X, y) for m, net in nets.items()}
             for m in METHODS:
-                products[m](theta, v)
+                seconds_of(products[m], theta, v)  # compile
             seconds = {m: [] for m in METHODS}
             for _ in range(args.repeats):  # interleaved, one call each per round
                 for m in METHODS:
-                    seconds[m] += timed(products[m], theta, v, repeats=1)
+                    seconds[m].append(seconds_of(products[m], theta, v))
             outs = {m: products[m](theta, v) for m in METHODS}
             difference = max(float(jnp.max(jnp.abs(a - b)) / jnp.max(jnp.abs(b)))
                              for a, b in zip(outs["im2col"], outs["direct"]))
@@ -92,9 +95,8 @@ def main(argv=None) -> int:
         rows.append(row)
         print(json.dumps(row), flush=True)
     if args.output:
-        record = {"benchmark": "bench_cnn_convolution", "jax": jax.__version__, "backend": jax.default_backend(),
-                  "machine": platform.machine(), "cpu_count": __import__("os").cpu_count(), "rows": rows}
-        args.output.write_text(json.dumps(record, indent=1) + "\n")
+        save_json(args.output, {"benchmark": "bench_cnn_convolution", "provenance": provenance(),
+                                "backend": jax.default_backend(), "repeats": args.repeats, "rows": rows})
     return 0
 
 

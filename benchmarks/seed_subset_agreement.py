@@ -22,13 +22,13 @@ Usage::
 from __future__ import annotations
 
 import argparse
-import json
 import re
 import sys
 from pathlib import Path
 
 import pandas as pd
 
+from geobayes.io import provenance, save_json
 from geobayes.report.claims import claim_verdict_text
 from geobayes.report.comparison import comparison_summary
 from geobayes.report.paper_values import load_paper_values
@@ -37,6 +37,7 @@ from geobayes.report.tables import NoResultsError, table_cells
 from geobayes.report.tidy import load_tidy
 
 ROOT = Path(__file__).resolve().parents[1]
+PAPER_VALUES = ROOT / "workflow" / "resources" / "paper_values"
 SEED = re.compile(r"_seed(\d+)(?=-|$)")
 
 
@@ -93,11 +94,11 @@ def main(argv=None) -> int:
         names = [n for n in report.tables if set(specs[n].experiments) & set(args.experiments)]
         if not names:
             continue
-        paper_files = sorted((ROOT / "workflow/resources/paper_values").glob(f"{report.name}_*.csv"))
-        paper = load_paper_values(paper_files) if paper_files else None
         built = {}
         for name in names:
             spec = specs[name]
+            # the table's own paper-value files, as rule table reads them (none: the paper prints no numbers)
+            paper = load_paper_values([PAPER_VALUES / f for f in spec.paper]) if spec.paper else None
             try:
                 every, fewer = table_record(spec, tidy, paper), table_record(spec, subset, paper)
             except NoResultsError as error:
@@ -124,8 +125,8 @@ def main(argv=None) -> int:
                         "kept_seeds": claim_verdict_text(claim, fewer, group)}
             record["claims"].append(verdicts)
             print(f"claim {claim.claim!r}:\n  all seeds: {verdicts['all_seeds']}\n  kept: {verdicts['kept_seeds']}")
-    args.output.parent.mkdir(parents=True, exist_ok=True)
-    args.output.write_text(json.dumps(record, indent=1, default=str) + "\n")
+    record["provenance"] = provenance()
+    save_json(args.output, record)
     return 0
 
 

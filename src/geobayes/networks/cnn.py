@@ -23,9 +23,9 @@ def convolution_method(dtype, backend: str | None = None) -> str:
 
     im2col for float32 on a CPU, XLA's convolution otherwise. Measured on 2 CPU cores for the
     gradient and Hessian-vector product of a geodesic step on the paper's CNN and 200 images
-    (``benchmarks/results/cnn_convolution.json``): in float32 im2col took 15.5 ms against the
-    convolution's 35.5 (XLA's float32 convolution gradients are slow there), in float64 60.8 ms
-    against 28.7. A forward pass alone on thousands of images is faster by XLA's convolution in
+    (``benchmarks/results/cnn_convolution.json``): in float32 im2col took 16.9 ms against the
+    convolution's 35.4 (XLA's float32 convolution gradients are slow there), in float64 44.7 ms
+    against 26.2. A forward pass alone on thousands of images is faster by XLA's convolution in
     both dtypes.
 
     Parameters
