@@ -16,7 +16,9 @@ approximation, exact W1 between 10,000 and 20,000 points), so it is projected:
 4. modelled otherwise: the rule's fixed cost (its cheapest quick job: start, imports, compilation)
    plus the rest of the job's quick cost times the ratio of the settings that size its work
    (:data:`WORK_RATIO`: draws, samples x repetitions, the n x R cost matrix of exact W1, epochs);
-   a rule not listed there does the same work at both scales;
+   a rule not listed there does the same work at both scales; Yu et al. (2023)'s chains
+   (:func:`chain_epoch_costs`) from their own records instead: each quick chain's training epoch
+   (``seconds_per_epoch``) times the paper's epochs and the network's size, plus the rest of the job;
 5. the wall time on N nodes of c cores is at least max(total CPU / (N c), the longest job) (the
    DAG's dependencies can only add to it).
 
@@ -44,7 +46,7 @@ from pathlib import Path
 import numpy as np
 
 from geobayes.config import load_config
-from geobayes.io import provenance, save_json
+from geobayes.io import load_json, provenance, save_json
 from job_costs import model_experiments, paper_of, read_job_costs, rule_patterns
 
 REPO = Path(__file__).resolve().parents[1]
@@ -202,14 +204,51 @@ WORK_RATIO = {
 }
 
 
-def project(quick, paper_samples, jobs, owners, patterns, quick_config, paper_config, w1_seconds=None):
+def chain_epoch_costs(quick_run: Path, quick, epochs: int) -> dict[str, tuple[float, float]]:
+    """Yu et al. (2023)'s quick chains, by benchmark path: (CPU seconds outside their training epochs, one epoch's).
+
+    A chain job records its epochs' seconds; ``seconds_per_epoch`` is their median after the first (which
+    compiles). The cheapest chain is no fixed cost here (4 epochs of training are most of it), so the rule's
+    generic model (cheapest job + the rest x 100) would leave a chain's 400 epochs at about 1,000 s where they
+    take ~3,000. The rest of the job (start, data, compilation, every kept sample's evaluation) counts as fixed:
+    a lower bound, as the paper's chains keep about 200 times the quick chains' 10 samples.
+    """
+    costs = {}
+    for cost in quick:
+        if cost.rule != "yu2023_chain" or not math.isfinite(cost.cpu_s):
+            continue
+        record = quick_run / cost.path.replace("logs/benchmarks/", "results/", 1).removesuffix(".tsv")
+        record = record.with_suffix(".json")
+        if not record.is_file():
+            raise SystemExit(f"project_paper_scale: no chain record {record} for {cost.path}")
+        per_epoch = float(load_json(record)["seconds_per_epoch"])
+        costs[cost.path] = (max(cost.cpu_s - epochs * per_epoch, 0.0), per_epoch)
+    return costs
+
+
+def chain_cost(path: str, wildcards: dict, chains: dict[str, tuple[float, float]], epochs: float,
+               width_ratio: float) -> float:
+    """A paper chain's CPU seconds: its quick chain's (or, for a grid point the quick run lacks, the median of the
+    quick chains of its sampler, else of all) rest of the job plus the paper's epochs x the quick epoch x
+    ``width_ratio`` (parameters of its network over the quick run's)."""
+    if path in chains:
+        fixed, per_epoch = chains[path]
+    else:
+        sampler = [c for p, c in chains.items() if f"/{wildcards.get('sampler')}/" in p] or list(chains.values())
+        fixed, per_epoch = (statistics.median(c[i] for c in sampler) for i in (0, 1))
+    return fixed + epochs * per_epoch * width_ratio
+
+
+def project(quick, paper_samples, jobs, owners, patterns, quick_config, paper_config, w1_seconds=None,
+            chains=None):
     """Per-job projected CPU seconds and peak memory (see the module doc).
 
     A job's paper cost is its quick cost times the factor measured at paper size on a job of the
     same rule and experiment, where one ran; else modelled: the rule's fixed cost (its cheapest
     quick job) plus the rest of its quick cost times :data:`WORK_RATIO` of its rule. With
     ``w1_seconds`` (timed exact transports at paper size: ``{"evaluate": s, "floor": s}``) an
-    evaluation costs its fixed cost plus repetitions x transports x that time."""
+    evaluation costs its fixed cost plus repetitions x transports x that time. With ``chains``
+    (:func:`chain_epoch_costs`) Yu et al. (2023)'s chains are modelled per epoch (:func:`chain_cost`)."""
     quick = [cost for cost in quick if math.isfinite(cost.cpu_s)]  # a job without a benchmark row
     quick_by_path = {c.path: c for c in quick}
     quick_by_rule: dict[str, list[float]] = {}
@@ -242,6 +281,10 @@ def project(quick, paper_samples, jobs, owners, patterns, quick_config, paper_co
         quick_cpu = base.cpu_s if base is not None else statistics.median(stand_ins)
         if (rule, exp) in factors:
             cpu, source = quick_cpu * factors[rule, exp], "measured"
+        elif rule == "yu2023_chain" and chains:
+            epochs = paper_config["experiments"][wildcards["study"]]["schedule"]["epochs"]
+            cpu = chain_cost(path, wildcards, chains, epochs, _width_ratio(quick_config, wildcards))
+            source = "modelled"
         elif w1_seconds and rule in w1_seconds and math.isfinite(quick_cpu):
             transports = paper_config["approximation"]["repetitions"] * _emd_count(paper_config, exp)
             cpu, source = min(quick_by_rule[rule]) + transports * w1_seconds[rule], "measured"
@@ -315,8 +358,10 @@ def main() -> None:
         n, r = int(paper_config["approximation"]["samples"]), int(_draws(paper_config))
         w1_seconds = {"evaluate": time_exact_w1(n, r), "floor": time_exact_w1(n, r - n)}
         print(f"exact W1 CPU seconds: {n} x {r} {w1_seconds['evaluate']:.1f}, {n} x {r - n} {w1_seconds['floor']:.1f}")
+    chains = chain_epoch_costs(args.quick_run.resolve(), quick,
+                               quick_config["experiments"]["yu2023_mnist"]["schedule"]["epochs"])
     projected, factors, peak = project(quick, samples, jobs, owners, rule_patterns(paper_run), quick_config,
-                                       paper_config, w1_seconds)
+                                       paper_config, w1_seconds, chains)
     record = {"config": args.config, "quick_run": str(args.quick_run), "paper_run": str(paper_run),
               "measured_factors": {f"{rule}:{exp}": f for (rule, exp), f in factors.items()},
               **({"jobs": projected} if args.keep_jobs else {}),
