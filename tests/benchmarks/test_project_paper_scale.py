@@ -2,35 +2,24 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 
 import pytest
+from benchmark_scripts import load_benchmark
 
 from geobayes.io import save_json
 
-REPO = Path(__file__).resolve().parents[2]
-SCRIPT = REPO / "benchmarks" / "project_paper_scale.py"
+JobCost = load_benchmark("job_costs").JobCost
 CHAIN = "yu2023_mnist/chain/n400_horseshoe-mlp/{sampler}/lr0.25/seed0"
 
 
 @pytest.fixture(scope="module")
 def script():
-    sys.path.insert(0, str(SCRIPT.parent))
-    try:
-        spec = importlib.util.spec_from_file_location("project_paper_scale", SCRIPT)
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        yield module
-    finally:
-        sys.path.remove(str(SCRIPT.parent))
+    return load_benchmark("project_paper_scale")
 
 
 def quick_chain(run: Path, sampler: str, cpu_s: float, per_epoch: float):
     """A finished quick chain: its record under results/ and its cost row (benchmark path under logs/)."""
-    from job_costs import JobCost
-
     save_json(run / "results" / f"{CHAIN.format(sampler=sampler)}.json", {"seconds_per_epoch": per_epoch})
     return JobCost("yu2023_chain", "yu2023", f"logs/benchmarks/{CHAIN.format(sampler=sampler)}.tsv", cpu_s, cpu_s, 900.0)
 
@@ -52,8 +41,6 @@ def test_a_chain_costs_its_epochs_at_paper_length_plus_the_rest_of_its_job(tmp_p
 
 
 def test_a_chain_without_its_record_is_named(tmp_path, script):
-    from job_costs import JobCost
-
     cost = JobCost("yu2023_chain", "yu2023", f"logs/benchmarks/{CHAIN.format(sampler='wenzel')}.tsv", 40.0, 40.0, 1.0)
     with pytest.raises(SystemExit, match="no chain record .*wenzel/lr0.25/seed0.json"):
         script.chain_epoch_costs(tmp_path, [cost], epochs=4)

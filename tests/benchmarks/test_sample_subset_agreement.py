@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import subprocess
 import sys
@@ -10,6 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from benchmark_scripts import load_benchmark
 
 from geobayes.io import save_json, save_npz
 from geobayes.methods.base import ApproximateDraws, summarise_draws
@@ -20,14 +20,7 @@ SCRIPT = REPO / "benchmarks" / "sample_subset_agreement.py"
 
 @pytest.fixture(scope="module")
 def script():
-    sys.path.insert(0, str(SCRIPT.parent))
-    try:
-        spec = importlib.util.spec_from_file_location("sample_subset_agreement", SCRIPT)
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        yield module
-    finally:
-        sys.path.remove(str(SCRIPT.parent))
+    return load_benchmark("sample_subset_agreement")
 
 
 def repetition(directory: Path, draws: ApproximateDraws) -> Path:
