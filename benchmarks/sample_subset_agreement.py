@@ -1,4 +1,4 @@
-"""Would fewer samples tell the same story? Every report table of some experiments, from all draws and the first k.
+"""Would fewer samples tell the same story? Every table of some experiments, from all draws and from the first k.
 
 Issue 16 lets the quick scale shrink an experiment only where "the smaller setting gives the same qualitative
 finding (the paper's ordering of methods)". An approximation's draws are independent, so the first k draws of
@@ -8,7 +8,7 @@ tree, cuts every repetition's draws of the named experiments to its first k (``r
 <anchor>/<method>/seed<r>/samples.npz``; the record beside it recounted by
 :func:`geobayes.methods.base.summarise_draws`: failures, steps, ``T``), lets Snakemake rerun what depends on them
 (``--rerun-triggers mtime``: the evaluations, predictions, summaries, tables; nothing upstream), and compares
-every report table of those experiments between the two trees (``table_agreement.compare_tables``: paper
+every table of those experiments between the two trees (``table_agreement.compare_tables``: paper
 comparison, bold cells, claims). To compare the trees again, or a tree rerun at the smaller setting itself, use
 ``table_agreement.py``.
 
@@ -25,7 +25,6 @@ Usage::
 from __future__ import annotations
 
 import argparse
-import os
 import shutil
 import subprocess
 import sys
@@ -114,6 +113,7 @@ def cut_and_rerun(args, cuts: dict[str, int], full) -> tuple[list[dict], float]:
     shutil.copytree(args.tree, args.into, symlinks=True, ignore=shutil.ignore_patterns("locks"))
     rows = cut_tree(args.into, cuts, posteriors)
     if not rows:
+        shutil.rmtree(args.into)
         raise SystemExit(f"sample_subset_agreement: no repetition of {', '.join(cuts)} has more draws than asked")
     print(f"cut {len(rows)} repetitions; rerunning what depends on them", flush=True)
     snakemake = str(Path(sys.executable).with_name("snakemake"))
@@ -121,7 +121,7 @@ def cut_and_rerun(args, cuts: dict[str, int], full) -> tuple[list[dict], float]:
                "--quiet", "--keep-going"]
     start = time.perf_counter()
     with (args.into / "sample_subset_rerun.log").open("w") as log:
-        done = subprocess.run(command, cwd=args.into, stdout=log, stderr=subprocess.STDOUT, env=dict(os.environ))
+        done = subprocess.run(command, cwd=args.into, stdout=log, stderr=subprocess.STDOUT)
     rerun_s = time.perf_counter() - start
     if done.returncode != 0:
         raise SystemExit(f"sample_subset_agreement: the rerun in {args.into} failed (exit {done.returncode}); "

@@ -1,9 +1,9 @@
-"""Would fewer seeds tell the same story? Every report table of some experiments, from all seeds and from a subset.
+"""Would fewer seeds tell the same story? Every table over some experiments, from all seeds and from a subset.
 
 Issue 16 lets the quick scale shrink an experiment only where "the smaller setting gives the same qualitative
 finding (the paper's ordering of methods)". A seed of these experiments is a posterior of its own (its name holds
 ``_seed<k>``: another split, another trained network), so a run with fewer seeds is the same run with those
-posteriors left out. This reads a finished run's tidy summaries and compares every report table of the named
+posteriors left out. This reads a finished run's tidy summaries and compares every table over the named
 experiments from every seed and from ``--keep-seeds`` only (``table_agreement.compare_tables``: paper comparison,
 bold cells, claims).
 

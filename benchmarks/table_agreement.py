@@ -1,9 +1,9 @@
-"""Do two sets of tidy results tell the same story? Every report table of some experiments, built from each.
+"""Do two sets of tidy results tell the same story? Every table over some experiments, built from each.
 
 Shared by ``seed_subset_agreement.py`` (all seeds against a subset of them) and ``sample_subset_agreement.py``
 (all draws against the first k of each repetition). Issue 16 lets the quick scale shrink an experiment only
 where "the smaller setting gives the same qualitative finding (the paper's ordering of methods)"; this builds
-each table of the experiments' reports twice with the pipeline's own code
+each table over the experiments twice with the pipeline's own code
 (:func:`geobayes.report.tables.table_cells`) and reports for both
 
 * the paper comparison (:func:`geobayes.report.comparison.comparison_summary`): cells inside the paper's spread,
@@ -62,7 +62,7 @@ def table_record(spec, tidy: pd.DataFrame, paper: pd.DataFrame | None) -> dict:
 
 def compare_tables(first: pd.DataFrame, second: pd.DataFrame, experiments: list[str],
                    labels: tuple[str, str]) -> dict:
-    """Every report table of ``experiments`` built from ``first`` and from ``second`` (tidy results).
+    """Every table over ``experiments`` built from ``first`` and from ``second`` (tidy results).
 
     Returns ``{"tables": {name: ...}, "claims": [...]}``; ``labels`` name the two sets in the record (e.g.
     ``("all_seeds", "kept_seeds")``). A table neither set has results for is skipped with a line on stderr.
@@ -117,7 +117,7 @@ def summaries(tree: Path, experiments, script: str) -> pd.DataFrame:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description="Every report table of some experiments from two finished runs.")
+    parser = argparse.ArgumentParser(description="Every table over some experiments from two finished runs.")
     parser.add_argument("--baseline", type=Path, required=True, help="a finished run's working directory")
     parser.add_argument("--candidate", type=Path, required=True, help="another, e.g. at a smaller setting")
     parser.add_argument("--experiments", nargs="+", required=True)
