@@ -187,10 +187,7 @@ WORK_RATIO = {
     "bnn_classifier_approximate": lambda q, p, e, w: p["bnn_classifier"]["samples"] / q["bnn_classifier"]["samples"],
     "approximate_optimum": lambda q, p, e, w: p["bnn_hartmann_maps"]["samples"] / q["bnn_hartmann_maps"]["samples"],
     "predict_optimum": lambda q, p, e, w: p["bnn_hartmann_maps"]["samples"] / q["bnn_hartmann_maps"]["samples"],
-    # Yu et al. (2023): a chain's epochs over the same training set (MNIST's 50,000 images at both
-    # scales) times the parameters of its network against the quick run's
-    "yu2023_chain": lambda q, p, e, w: p["experiments"][w["study"]]["schedule"]["epochs"]
-    / q["experiments"][w["study"]]["schedule"]["epochs"] * _width_ratio(q, w),
+    # Yu et al. (2023)'s chains: not here, from their own epochs (chain_epoch_costs, chain_cost)
     "yu2023_funnel_chain": lambda q, p, e, w: p["experiments"]["yu2023_funnel"]["steps"]
     / q["experiments"]["yu2023_funnel"]["steps"],
     # Liu & Zhu (2018)
@@ -204,11 +201,11 @@ WORK_RATIO = {
 }
 
 
-def chain_epoch_costs(quick_run: Path, quick, epochs: int) -> dict[str, tuple[float, float]]:
+def chain_epoch_costs(quick_run: Path, quick) -> dict[str, tuple[float, float]]:
     """Yu et al. (2023)'s quick chains, by benchmark path: (CPU seconds outside their training epochs, one epoch's).
 
-    A chain job records its epochs' seconds; ``seconds_per_epoch`` is their median after the first (which
-    compiles). The cheapest chain is no fixed cost here (4 epochs of training are most of it), so the rule's
+    A chain job records its epochs' seconds (``epoch_seconds`` in its curves, one per epoch it ran, fewer where it
+    diverged); ``seconds_per_epoch`` is their median after the first (which compiles). The cheapest chain is no fixed cost here (4 epochs of training are most of it), so the rule's
     generic model (cheapest job + the rest x 100) would leave a chain's 400 epochs at about 1,000 s where they
     take ~3,000. The rest of the job (start, data, compilation, every kept sample's evaluation) counts as fixed:
     a lower bound, as the paper's chains keep about 200 times the quick chains' 10 samples.
@@ -217,11 +214,14 @@ def chain_epoch_costs(quick_run: Path, quick, epochs: int) -> dict[str, tuple[fl
     for cost in quick:
         if cost.rule != "yu2023_chain" or not math.isfinite(cost.cpu_s):
             continue
-        record = quick_run / cost.path.replace("logs/benchmarks/", "results/", 1).removesuffix(".tsv")
-        record = record.with_suffix(".json")
-        if not record.is_file():
-            raise SystemExit(f"project_paper_scale: no chain record {record} for {cost.path}")
+        stem = quick_run / cost.path.replace("logs/benchmarks/", "results/", 1).removesuffix(".tsv")
+        record, curves = stem.with_suffix(".json"), stem.with_suffix(".npz")
+        missing = [str(f) for f in (record, curves) if not f.is_file()]
+        if missing:
+            raise SystemExit(f"project_paper_scale: no chain record {' or '.join(missing)} for {cost.path}")
         per_epoch = float(load_json(record)["seconds_per_epoch"])
+        with np.load(curves) as stored:
+            epochs = stored["epoch_seconds"].size
         costs[cost.path] = (max(cost.cpu_s - epochs * per_epoch, 0.0), per_epoch)
     return costs
 
@@ -281,7 +281,10 @@ def project(quick, paper_samples, jobs, owners, patterns, quick_config, paper_co
         quick_cpu = base.cpu_s if base is not None else statistics.median(stand_ins)
         if (rule, exp) in factors:
             cpu, source = quick_cpu * factors[rule, exp], "measured"
-        elif rule == "yu2023_chain" and chains:
+        elif rule == "yu2023_chain":
+            if not chains:
+                raise SystemExit("project_paper_scale: the paper DAG has Yu et al. (2023)'s chains but the quick run "
+                                 "none to model them from")
             epochs = paper_config["experiments"][wildcards["study"]]["schedule"]["epochs"]
             cpu = chain_cost(path, wildcards, chains, epochs, _width_ratio(quick_config, wildcards))
             source = "modelled"
@@ -358,8 +361,7 @@ def main() -> None:
         n, r = int(paper_config["approximation"]["samples"]), int(_draws(paper_config))
         w1_seconds = {"evaluate": time_exact_w1(n, r), "floor": time_exact_w1(n, r - n)}
         print(f"exact W1 CPU seconds: {n} x {r} {w1_seconds['evaluate']:.1f}, {n} x {r - n} {w1_seconds['floor']:.1f}")
-    chains = chain_epoch_costs(args.quick_run.resolve(), quick,
-                               quick_config["experiments"]["yu2023_mnist"]["schedule"]["epochs"])
+    chains = chain_epoch_costs(args.quick_run.resolve(), quick)
     projected, factors, peak = project(quick, samples, jobs, owners, rule_patterns(paper_run), quick_config,
                                        paper_config, w1_seconds, chains)
     record = {"config": args.config, "quick_run": str(args.quick_run), "paper_run": str(paper_run),
