@@ -96,14 +96,21 @@ def run_round(clone: Path, targets: list[str], args, env: dict) -> dict[str, tup
     for tree in ("results", "logs", "data", ".snakemake"):
         shutil.rmtree(clone / tree, ignore_errors=True)
     command = [str(Path(sys.executable).with_name("snakemake")), *targets, "--cores", str(args.cores),
-               "--configfile", args.config, "--quiet", "all"]
+               "--configfile", args.config]
     run_env = {**env, "PYTHONPATH": os.pathsep.join(filter(None, [str(clone / "src"), env.get("PYTHONPATH")]))}
     done = subprocess.run(command, cwd=clone, env=run_env, capture_output=True, text=True)
     if done.returncode != 0:
-        last = (done.stderr.strip() or done.stdout.strip() or "no output").splitlines()[-1]
-        sys.exit(f"sitting_pace: the targets failed with the code of {clone.name}: {last}")
+        sys.exit(f"sitting_pace: the targets failed with the code of {clone.name}: {snakemake_error(done.stderr)}")
     config = yaml.safe_load((clone / args.config).read_text())
     return {cost.path: (cost.rule, cost.wall_s) for cost in read_job_costs(clone, clone, model_experiments(config))}
+
+
+def snakemake_error(stderr: str) -> str:
+    """The line of Snakemake's output that names what went wrong, with the one after it (e.g.
+    ``MissingRuleException: No rule to produce ...``, ``Error in rule map: jobid: 3``)."""
+    lines = [line.strip() for line in stderr.splitlines() if line.strip()]
+    first = next((i for i, line in enumerate(lines) if "Error" in line or "Exception" in line), None)
+    return " ".join(lines[first:first + 2]) if first is not None else (lines[-1] if lines else "no output")
 
 
 def job_seconds(rounds: list[dict[str, tuple[str, float]]]) -> dict[str, tuple[str, float]]:

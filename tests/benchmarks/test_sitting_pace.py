@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 from benchmark_scripts import load_benchmark
+from data_mirror import MIRROR_ENV, mirror_file, mirror_root
 
 REPO = Path(__file__).resolve().parents[2]
 SCRIPT = REPO / "benchmarks" / "sitting_pace.py"
@@ -50,8 +52,34 @@ def test_each_job_counts_its_median_over_the_rounds():
     assert pace.job_seconds(rounds) == {NUTS: ("reference", 11.0)}  # the MAP ran in two rounds only
 
 
-def run(*arguments: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, str(SCRIPT), *arguments], capture_output=True, text=True, cwd=REPO)
+def run(*arguments: str, env: dict | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, str(SCRIPT), *arguments], capture_output=True, text=True, cwd=REPO,
+                          env=env)
+
+
+@pytest.mark.workflow
+@pytest.mark.slow
+def test_both_codes_run_the_targets_from_empty_trees_and_are_compared_with_their_records(tmp_path):
+    """The real thing on one prepare job: two clones (the baseline is HEAD here), Snakemake in each, the benchmark
+    files read back and set against the records."""
+    mirror_file("logreg/ripley.npy")
+    head = subprocess.run(["git", "-C", str(REPO), "rev-parse", "HEAD"], capture_output=True, text=True,
+                          check=True).stdout.strip()
+    prepare = "logs/benchmarks/prepare/logreg/ripley_raw.tsv"
+    baseline, current, output = tmp_path / "baseline.json", tmp_path / "current.json", tmp_path / "pace.json"
+    baseline.write_text(json.dumps(record({prepare: 0.5}, head)))
+    current.write_text(json.dumps(record({prepare: 0.25})))
+    env = {**os.environ, MIRROR_ENV: str(mirror_root())}
+    out = run("--baseline-record", str(baseline), "--current-record", str(current), "--targets",
+              "data/prepared/logreg/ripley_raw.npz", "--rounds", "1", "--cores", "1", "--output", str(output), env=env)
+    assert out.returncode == 0, out.stderr
+    result = json.loads(output.read_text())
+    assert (result["baseline"]["commit"], result["current"]["commit"]) == (head, head)
+    assert result["jobs"] == 1 and result["unmatched_jobs"] == 1  # the download, left out by default
+    seconds = result["job_seconds"]
+    assert seconds["baseline_now"] > 0 and seconds["current_now"] > 0
+    assert result["ratios"]["baseline_now_over_record"] == pytest.approx(seconds["baseline_now"] / 0.5)
+    assert result["ratios"]["current_now_over_record"] == pytest.approx(seconds["current_now"] / 0.25)
 
 
 @pytest.mark.parametrize("commit, expected", [
@@ -65,4 +93,20 @@ def test_a_record_whose_code_cannot_be_rerun_is_named_in_one_line_and_nothing_is
     out = run("--baseline-record", str(baseline), "--current-record", str(current), "--output", str(output))
     assert out.returncode != 0
     assert expected in out.stderr and len(out.stderr.strip().splitlines()) == 1, out.stderr
+    assert not output.exists()
+
+
+@pytest.mark.workflow
+def test_targets_that_fail_are_named_in_one_line_and_nothing_is_written(tmp_path):
+    head = subprocess.run(["git", "-C", str(REPO), "rev-parse", "HEAD"], capture_output=True, text=True,
+                          check=True).stdout.strip()
+    baseline, current, output = tmp_path / "baseline.json", tmp_path / "current.json", tmp_path / "pace.json"
+    baseline.write_text(json.dumps(record({NUTS: 1.0}, head)))
+    current.write_text(json.dumps(record({NUTS: 1.0})))
+    out = run("--baseline-record", str(baseline), "--current-record", str(current), "--targets", "results/no/such.json",
+              "--rounds", "1", "--output", str(output))
+    assert out.returncode != 0
+    assert "the targets failed with the code of baseline: MissingRuleException: No rule to produce results/no/such.json" \
+        in out.stderr, out.stderr
+    assert len(out.stderr.strip().splitlines()) == 1, out.stderr
     assert not output.exists()
