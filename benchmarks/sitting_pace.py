@@ -42,17 +42,17 @@ from job_costs import model_experiments, read_job_costs
 from geobayes.io import provenance, save_json
 
 REPO = Path(__file__).resolve().parents[1]
-LOGREG_DATASETS = ("ripley", "pima", "heart", "australian", "german")
 
 
-def default_targets(seed: int) -> list[str]:
-    """The ten logistic-regression posteriors' MAP, ELA draws (repetition ``seed``) and NUTS reference."""
-    targets = []
-    for dataset in LOGREG_DATASETS:
-        for inputs in ("standardised", "raw"):
+def default_targets(config: dict) -> list[str]:
+    """Every logistic-regression posterior's MAP, ELA draws (repetition ``seed``) and NUTS reference (the config's
+    ``experiments.logreg`` data sets x inputs: ten at quick scale)."""
+    logreg, targets = config["experiments"]["logreg"], []
+    for dataset in logreg["datasets"]:
+        for inputs in logreg["inputs"]:
             posterior = f"{dataset}_{inputs}-logreg"
             targets += [f"results/map/{posterior}/euclidean.npz", f"results/reference/{posterior}/nuts.json",
-                        f"results/approximation/{posterior}/euclidean/ela/seed{seed}/samples.json"]
+                        f"results/approximation/{posterior}/euclidean/ela/seed{config['seed']}/samples.json"]
     return targets
 
 
@@ -160,8 +160,7 @@ def main(argv=None) -> int:
     baseline_commit = recorded_commit(records["baseline"], args.baseline_record)
     current_commit = subprocess.run(["git", "-C", str(REPO), "rev-parse", "HEAD"], capture_output=True,
                                     text=True, check=True).stdout.strip()
-    seed = yaml.safe_load((REPO / args.config).read_text()).get("seed", 0)
-    targets = args.targets or default_targets(seed)
+    targets = args.targets or default_targets(yaml.safe_load((REPO / args.config).read_text()))
     env = dict(os.environ)
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="sitting_pace_") as scratch:

@@ -110,3 +110,13 @@ def test_targets_that_fail_are_named_in_one_line_and_nothing_is_written(tmp_path
         in out.stderr, out.stderr
     assert len(out.stderr.strip().splitlines()) == 1, out.stderr
     assert not output.exists()
+
+
+def test_the_default_targets_are_the_configs_logistic_regressions():
+    pace = load_benchmark("sitting_pace")
+    config = {"seed": 3, "experiments": {"logreg": {"datasets": ["pima", "heart"], "inputs": ["raw"]}}}
+    assert pace.default_targets(config) == [
+        "results/map/pima_raw-logreg/euclidean.npz", "results/reference/pima_raw-logreg/nuts.json",
+        "results/approximation/pima_raw-logreg/euclidean/ela/seed3/samples.json",
+        "results/map/heart_raw-logreg/euclidean.npz", "results/reference/heart_raw-logreg/nuts.json",
+        "results/approximation/heart_raw-logreg/euclidean/ela/seed3/samples.json"]
