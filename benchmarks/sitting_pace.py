@@ -63,6 +63,8 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument("--current-record", type=Path, required=True, help="the record of the current code's run")
     parser.add_argument("--targets", nargs="+", default=None, help="Snakemake targets (default: the logistic regressions)")
     parser.add_argument("--config", default="config/quick.yaml", help="the runs' config, relative to each clone")
+    parser.add_argument("--set", nargs="*", default=[], metavar="KEY=VALUE",
+                        help="Snakemake --config overrides for both codes' runs (e.g. warm_start=False)")
     parser.add_argument("--rounds", type=int, default=2, help="runs of each code, by turns")
     parser.add_argument("--exclude-rules", nargs="*", default=["download"],
                         help="rules left out of the sums (download: copies from the mirror, seconds of start-up)")
@@ -96,7 +98,7 @@ def run_round(clone: Path, targets: list[str], args, env: dict) -> dict[str, tup
     for tree in ("results", "logs", "data", ".snakemake"):
         shutil.rmtree(clone / tree, ignore_errors=True)
     command = [str(Path(sys.executable).with_name("snakemake")), *targets, "--cores", str(args.cores),
-               "--configfile", args.config]
+               "--configfile", args.config, *(["--config", *args.set] if args.set else [])]
     run_env = {**env, "PYTHONPATH": os.pathsep.join(filter(None, [str(clone / "src"), env.get("PYTHONPATH")]))}
     done = subprocess.run(command, cwd=clone, env=run_env, capture_output=True, text=True)
     if done.returncode != 0:
@@ -179,7 +181,7 @@ def main(argv=None) -> int:
         "benchmark": "sitting_pace",
         "baseline": {"record": str(args.baseline_record), "commit": baseline_commit},
         "current": {"record": str(args.current_record), "commit": current_commit},
-        "targets": targets, "config": args.config, "rounds": args.rounds, "cores": args.cores,
+        "targets": targets, "config": args.config, "set": args.set, "rounds": args.rounds, "cores": args.cores,
         **comparison,
         "load_average_end": list(os.getloadavg()),
         "total_wall_s": time.perf_counter() - started,

@@ -71,10 +71,12 @@ def test_both_codes_run_the_targets_from_empty_trees_and_are_compared_with_their
     current.write_text(json.dumps(record({prepare: 0.25})))
     env = {**os.environ, MIRROR_ENV: str(mirror_root())}
     out = run("--baseline-record", str(baseline), "--current-record", str(current), "--targets",
-              "data/prepared/logreg/ripley_raw.npz", "--rounds", "1", "--cores", "1", "--output", str(output), env=env)
+              "data/prepared/logreg/ripley_raw.npz", "--set", "warm_start=False", "--rounds", "1", "--cores", "1",
+              "--output", str(output), env=env)
     assert out.returncode == 0, out.stderr
     result = json.loads(output.read_text())
     assert (result["baseline"]["commit"], result["current"]["commit"]) == (head, head)
+    assert result["set"] == ["warm_start=False"]
     assert result["jobs"] == 1 and result["unmatched_jobs"] == 1  # the download, left out by default
     seconds = result["job_seconds"]
     assert seconds["baseline_now"] > 0 and seconds["current_now"] > 0
@@ -104,7 +106,7 @@ def test_targets_that_fail_are_named_in_one_line_and_nothing_is_written(tmp_path
     baseline.write_text(json.dumps(record({NUTS: 1.0}, head)))
     current.write_text(json.dumps(record({NUTS: 1.0})))
     out = run("--baseline-record", str(baseline), "--current-record", str(current), "--targets", "results/no/such.json",
-              "--rounds", "1", "--output", str(output))
+              "--set", "warm_start=False", "--rounds", "1", "--output", str(output))
     assert out.returncode != 0
     assert "the targets failed with the code of baseline: MissingRuleException: No rule to produce results/no/such.json" \
         in out.stderr, out.stderr
