@@ -189,6 +189,28 @@ def test_a_fork_runs_blas_on_the_jobs_threads_as_a_fresh_interpreter_would(warm,
         assert warm_run.stdout == cold.stdout == f"[{threads}]\n"
 
 
+@pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="one CPU: nothing to pin")
+def test_a_job_runs_on_its_threads_cpus_in_a_fork_and_in_its_own_interpreter(warm, tmp_path):
+    """Where the run asks for it (config pin_cpus), a one-thread job runs on one CPU either way, and
+    two jobs at once on two different CPUs (geobayes.pipeline.cpu_slots)."""
+    from geobayes.pipeline.cpu_slots import LOCK_DIRECTORY_VARIABLE, PIN_VARIABLE
+
+    script = tmp_path / "cpus.py"
+    script.write_text("import sys\nsnakemake = None\nfrom geobayes.pipeline.warm_start import hand_over\n"
+                      "hand_over(snakemake)\nimport os\nprint(sorted(os.sched_getaffinity(0)), flush=True)\n"
+                      "sys.stdin.read()\n")
+    env = dict(os.environ, OMP_NUM_THREADS="1", **{PIN_VARIABLE: "1", LOCK_DIRECTORY_VARIABLE: str(tmp_path)})
+    env.pop(SOCKET_VARIABLE, None)
+    for socket_env in ({}, {SOCKET_VARIABLE: str(warm)}):
+        jobs = [subprocess.Popen([sys.executable, str(script)], env=dict(env, **socket_env), stdin=subprocess.PIPE,
+                                 stdout=subprocess.PIPE, text=True) for _ in range(2)]
+        cpus = [job.stdout.readline().strip() for job in jobs]
+        for job in jobs:
+            job.stdin.close()
+            assert job.wait(timeout=60) == 0
+        assert all(len(eval(c)) == 1 for c in cpus) and cpus[0] != cpus[1], (socket_env, cpus)  # noqa: S307
+
+
 def test_a_fork_killed_outright_fails_its_job_with_one_line(warm, tmp_path):
     script, pid_file = tmp_path / "waiting.py", tmp_path / "fork.pid"
     script.write_text(WAITING)

@@ -39,6 +39,8 @@ import sys
 import threading
 import traceback
 
+from geobayes.pipeline.cpu_slots import pin_job
+
 #: Environment variable holding the warm process's socket path (set for the jobs of a run).
 SOCKET_VARIABLE = "GEOBAYES_WARM_SOCKET"
 #: Set inside a fork of the warm process: the script's own :func:`hand_over` returns at once.
@@ -170,7 +172,9 @@ def hand_over(job=None) -> None:
     """Run this job's script in the run's warm process, if one answers, and exit with its status.
 
     Call it first thing in a pipeline script, before its imports. Returns (and the script goes on
-    here) where no warm process answers or this already is a fork of one.
+    here) where no warm process answers or this already is a fork of one. Wherever the script
+    runs, it runs on its job's threads' CPUs where the run asks for it
+    (:func:`geobayes.pipeline.cpu_slots.pin_job`, config ``pin_cpus``).
 
     Parameters
     ----------
@@ -179,8 +183,11 @@ def hand_over(job=None) -> None:
         memory are appended to it as one line (:data:`CPU_LINE`): Snakemake's benchmark of the job
         measures this waiting interpreter only (``benchmarks/job_costs.py`` reads the line).
     """
+    if os.environ.get(IN_WARM_PROCESS_VARIABLE):
+        return  # the fork took its CPUs in _run_job
     path = os.environ.get(SOCKET_VARIABLE)
-    if not path or os.environ.get(IN_WARM_PROCESS_VARIABLE):
+    if not path:
+        pin_job()
         return
     client = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
@@ -193,6 +200,7 @@ def hand_over(job=None) -> None:
         started = b""
     if not started:  # nothing ran there: run the job here
         client.close()
+        pin_job()
         return
     fork, received = json.loads(started)["pid"], []
     for number in _FORWARDED_SIGNALS:
@@ -248,6 +256,7 @@ def _run_job(connection: socket.socket) -> None:
         os.environ.clear()
         os.environ.update(job["env"], **{IN_WARM_PROCESS_VARIABLE: "1"})
         _limit_library_threads(os.environ.get("OMP_NUM_THREADS"))
+        pin_job()  # before the script starts XLA, whose thread pool follows the CPUs it may use
         sys.argv = job["argv"]
         sys.path[0] = os.path.dirname(os.path.abspath(job["argv"][0]))  # as `python script.py` sets it
         connection.sendall(json.dumps({"pid": os.getpid()}).encode() + b"\n")
