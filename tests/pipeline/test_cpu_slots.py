@@ -124,6 +124,18 @@ def test_a_job_is_pinned_only_where_its_run_asks_and_snakemake_gave_threads(monk
     assert os.sched_getaffinity(0) == set(CPUS)  # neither touched this process
 
 
+@needs_two_cpus
+def test_a_lock_directory_that_cannot_be_made_is_named_in_one_line(monkeypatch, tmp_path):
+    blocker = tmp_path / "a_file"
+    blocker.write_text("")
+    monkeypatch.setenv(LOCK_DIRECTORY_VARIABLE, str(blocker / "locks"))
+    with pytest.raises(OSError) as raised:
+        claim_cpus(1)
+    assert str(raised.value) == (f"CPU lock directory {blocker / 'locks'} ({LOCK_DIRECTORY_VARIABLE}): Not a directory; "
+                                 "point it at a writable directory, or set pin_cpus: false")
+    assert os.sched_getaffinity(0) == set(CPUS)
+
+
 @pytest.mark.parametrize("threads", [0, -1, True, 1.0, "1"])
 def test_a_thread_count_that_is_not_a_positive_integer_is_named(threads):
     with pytest.raises(ValueError, match=r"^claim_cpus: threads must be a positive integer, got "):

@@ -5,8 +5,8 @@ runtime sizes its thread pool from the CPUs the process may run on (its affinity
 job's threads: on a 2-core machine every one-thread job ran XLA on two pool threads beside its
 main thread, and two such jobs side by side kept about five busy threads on two cores. Measured
 on RLA-B's refilled Exp maps on raw Heart (500 draws, ``approximation.schedule`` of the quick
-config): 9.1 s alone, 13.5 s each with two jobs side by side, 10.3 s each with the two jobs pinned
-to a CPU of their own (``benchmarks/bench_cpu_slots.py``) -- the same work in 1.3 times less time.
+config; ``benchmarks/bench_cpu_slots.py``): 10.8 s alone, 14.0 s each with two jobs side by side,
+10.5 s each with the two jobs pinned to a CPU of their own, the same work in 1.33 times less time.
 
 :func:`claim_cpus` pins the calling process, before any JAX backend exists, to ``threads`` CPUs
 that no other job holds: one lock file per CPU in a directory shared by every job of the machine
@@ -45,9 +45,16 @@ def job_threads(environ=os.environ) -> int | None:
 
 
 def _lock_directory() -> str:
+    """The lock files' directory, created if missing; one line naming it where it cannot be."""
     directory = os.environ.get(LOCK_DIRECTORY_VARIABLE) or os.path.join(
         tempfile.gettempdir(), f"geobayes-cpus-{os.getuid()}")
-    os.makedirs(directory, exist_ok=True)
+    try:
+        os.makedirs(directory, exist_ok=True)
+        if not os.access(directory, os.W_OK):
+            raise PermissionError(13, "not writable")
+    except OSError as error:
+        raise OSError(f"CPU lock directory {directory} ({LOCK_DIRECTORY_VARIABLE}): {error.strerror or error}; "
+                      "point it at a writable directory, or set pin_cpus: false") from None
     return directory
 
 
