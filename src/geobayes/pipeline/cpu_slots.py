@@ -83,7 +83,8 @@ def claim_cpus(threads: int) -> tuple[tuple[int, ...], bool]:
         The CPUs the process may now run on.
     exclusive : bool
         Whether no other job holds them (False: every allowed CPU was taken, and the process
-        shares the first ``threads`` of them; also False where nothing was pinned).
+        shares ``threads`` of them, which ones depending on its process id; also False where
+        nothing was pinned).
 
     Raises
     ------
@@ -97,9 +98,11 @@ def claim_cpus(threads: int) -> tuple[tuple[int, ...], bool]:
         return tuple(allowed), False
     directory = _lock_directory()
     held = []
-    # Start at a CPU that depends on the process, so that jobs starting together try different ones first.
+    # Start at a CPU that depends on the process, so that jobs starting together try different ones first
+    # and jobs that find none free spread over the CPUs they share.
     start = os.getpid() % len(allowed)
-    for cpu in allowed[start:] + allowed[:start]:
+    rotated = allowed[start:] + allowed[:start]
+    for cpu in rotated:
         handle = _try_lock(os.path.join(directory, f"cpu{cpu}.lock"))
         if handle is not None:
             held.append((cpu, handle))
@@ -109,7 +112,7 @@ def claim_cpus(threads: int) -> tuple[tuple[int, ...], bool]:
         for _, handle in held:
             with contextlib.suppress(OSError):
                 handle.close()
-        cpus, exclusive = tuple(allowed[:threads]), False
+        cpus, exclusive = tuple(sorted(rotated[:threads])), False
     else:
         _HELD.extend(handle for _, handle in held)
         cpus, exclusive = tuple(sorted(cpu for cpu, _ in held)), True
