@@ -211,6 +211,25 @@ def test_a_job_runs_on_its_threads_cpus_in_a_fork_and_in_its_own_interpreter(war
         assert all(len(eval(c)) == 1 for c in cpus) and cpus[0] != cpus[1], (socket_env, cpus)  # noqa: S307
 
 
+@pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="one CPU: nothing to pin")
+def test_a_job_whose_cpus_cannot_be_claimed_fails_in_one_line_in_a_fork_and_in_its_own_interpreter(warm, tmp_path):
+    from geobayes.pipeline.cpu_slots import LOCK_DIRECTORY_VARIABLE, PIN_VARIABLE
+
+    script = tmp_path / "pinned.py"
+    script.write_text("import sys\nsnakemake = None\nfrom geobayes.pipeline.warm_start import hand_over\n"
+                      "hand_over(snakemake)\nprint('ran')\n")
+    (tmp_path / "a_file").write_text("")
+    locks = tmp_path / "a_file" / "locks"
+    env = dict(os.environ, OMP_NUM_THREADS="1", **{PIN_VARIABLE: "1", LOCK_DIRECTORY_VARIABLE: str(locks)})
+    env.pop(SOCKET_VARIABLE, None)
+    for socket_env in ({}, {SOCKET_VARIABLE: str(warm)}):
+        job = subprocess.run([sys.executable, str(script)], env=dict(env, **socket_env), capture_output=True, text=True)
+        assert (job.returncode, job.stdout) == (1, ""), socket_env
+        assert job.stderr.strip().splitlines() == [
+            f"CPU lock directory {locks} ({LOCK_DIRECTORY_VARIABLE}): Not a directory; "
+            "point it at a writable directory, or set pin_cpus: false"], socket_env
+
+
 def test_a_fork_killed_outright_fails_its_job_with_one_line(warm, tmp_path):
     script, pid_file = tmp_path / "waiting.py", tmp_path / "fork.pid"
     script.write_text(WAITING)

@@ -187,7 +187,7 @@ def hand_over(job=None) -> None:
         return  # the fork took its CPUs in _run_job
     path = os.environ.get(SOCKET_VARIABLE)
     if not path:
-        pin_job()
+        _pin_or_exit()
         return
     client = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
@@ -200,7 +200,7 @@ def hand_over(job=None) -> None:
         started = b""
     if not started:  # nothing ran there: run the job here
         client.close()
-        pin_job()
+        _pin_or_exit()
         return
     fork, received = json.loads(started)["pid"], []
     for number in _FORWARDED_SIGNALS:
@@ -256,12 +256,11 @@ def _run_job(connection: socket.socket) -> None:
         os.environ.clear()
         os.environ.update(job["env"], **{IN_WARM_PROCESS_VARIABLE: "1"})
         _limit_library_threads(os.environ.get("OMP_NUM_THREADS"))
-        pin_job()  # before the script starts XLA, whose thread pool follows the CPUs it may use
         sys.argv = job["argv"]
         sys.path[0] = os.path.dirname(os.path.abspath(job["argv"][0]))  # as `python script.py` sets it
         connection.sendall(json.dumps({"pid": os.getpid()}).encode() + b"\n")
         threading.Thread(target=_exit_when_client_gone, args=(connection,), daemon=True).start()
-        status = _run_script(job["argv"][0])
+        status = _run_pinned(job["argv"][0])
         connection.sendall(json.dumps({"status": status, **_usage()}).encode() + b"\n")
     except BaseException:  # noqa: BLE001  (a fork must never return into the server's loop)
         with contextlib.suppress(Exception):
@@ -289,6 +288,25 @@ def _limit_library_threads(threads: str | None) -> None:
     threadpool_limits(int(threads))
     if "torch" in sys.modules:
         sys.modules["torch"].set_num_threads(int(threads))
+
+
+def _pin_or_exit() -> None:
+    """:func:`~geobayes.pipeline.cpu_slots.pin_job`, a problem with it ending the job in one line."""
+    try:
+        pin_job()
+    except OSError as error:
+        raise SystemExit(str(error)) from None
+
+
+def _run_pinned(path: str) -> int:
+    """In a fork: take the job's CPUs before the script starts XLA, whose pool follows them, then
+    run the script; a problem with the CPUs ends the job in one line, as in its own interpreter."""
+    try:
+        pin_job()
+    except OSError as error:
+        print(error, file=sys.stderr)
+        return 1
+    return _run_script(path)
 
 
 def _run_script(path: str) -> int:
