@@ -19,7 +19,7 @@ Speed is measured here and never asserted in tests.
 
 Usage (from the repository root)::
 
-    .venv/bin/python benchmarks/bench_cpu_slots.py                      # ~4 min on 2 cores
+    .venv/bin/python benchmarks/bench_cpu_slots.py                      # ~2 min on 2 cores
     .venv/bin/python benchmarks/bench_cpu_slots.py --case pima:raw:500 --rounds 3
 """
 
@@ -144,8 +144,9 @@ def main(argv=None) -> int:
                 records = run_layout(args, layout, directory, index)
                 index += 1
                 for record in records:
-                    first_draws.setdefault(layout, np.load(record.pop("draws")))
-                    record.pop("draws", None)
+                    draws = record.pop("draws")
+                    if layout not in first_draws:
+                        first_draws[layout] = np.load(draws)
                 results[layout].extend(records)
                 print(f"[{time.perf_counter() - t_start:6.1f}s] round {round_ + 1} {layout}: "
                       + ", ".join(f"{r['seconds']:.2f} s on CPUs {r['cpus']}" for r in records), flush=True)
