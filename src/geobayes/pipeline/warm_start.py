@@ -184,7 +184,7 @@ def hand_over(job=None) -> None:
         measures this waiting interpreter only (``benchmarks/job_costs.py`` reads the line).
     """
     if os.environ.get(IN_WARM_PROCESS_VARIABLE):
-        return  # the fork took its CPUs in _run_job
+        return  # the fork takes its CPUs in _run_pinned
     path = os.environ.get(SOCKET_VARIABLE)
     if not path:
         _pin_or_exit()
