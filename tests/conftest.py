@@ -1,11 +1,12 @@
 """Shared pytest setup: JAX runs in float64 (see docs/conventions.md), one compilation cache per
-session, the longest tests first."""
+session, the longest tests first, and the tiny run ahead of the tests beside it."""
 
 import os
 import shutil
 import tempfile
 
 import jax
+import pytest
 
 from compilation_mode import quick_compilation_by_default
 
@@ -27,6 +28,7 @@ def pytest_configure(config):
     variables, so the subprocesses the tests start (Snakemake runs, fresh interpreters) keep their
     own caches. A fresh directory per session: no state is carried from one run to the next.
     """
+    config._geobayes_start_niceness = os.nice(0)  # tests/test_suite_priority.py
     directory = os.environ.get(SESSION_CACHE)
     if directory is None:
         directory = os.environ[SESSION_CACHE] = tempfile.mkdtemp(prefix="geobayes-test-jax-cache-")
@@ -63,3 +65,25 @@ def pytest_collection_modifyitems(config, items):
         return len(LONGEST_FIRST), False
 
     items.sort(key=rank)  # stable: every other test keeps its place
+
+
+#: Niceness of an xdist worker from its first test that is not one of the tiny run's. The tiny
+#: run (`tiny_run` in tests/workflow/test_workflow.py, a real Snakemake run of config/tiny.yaml)
+#: is the suite's longest piece: 333 s alone on 2 cores, 523 s beside the other worker's tests,
+#: which then took a CPU from it whenever both of its job slots were busy. Started by a worker
+#: still at niceness 0, its Snakemake, warm process and jobs keep 0, and the other worker's tests
+#: (and their subprocesses, the SLURM cluster's daemons and jobs among them) take what its jobs
+#: leave; the suite's work is the same, so its wall time is too. Only xdist workers lower
+#: themselves: a plain `pytest` in a terminal keeps its priority.
+PEER_NICENESS = 10
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item):
+    """Lower this xdist worker to PEER_NICENESS before a test that is not the tiny run's (once:
+    an unprivileged process cannot raise its priority again)."""
+    if os.environ.get("PYTEST_XDIST_WORKER") is None or "tiny_run" in item.fixturenames:
+        return
+    current = os.nice(0)
+    if current < PEER_NICENESS:
+        os.nice(PEER_NICENESS - current)
