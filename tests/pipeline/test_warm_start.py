@@ -212,6 +212,30 @@ def test_a_job_runs_on_its_threads_cpus_in_a_fork_and_in_its_own_interpreter(war
 
 
 @pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="one CPU: nothing to pin")
+def test_a_fork_frees_its_cpu_before_its_client_returns(warm, tmp_path):
+    """The next job may start the moment the client returns, so the fork frees its CPU before it
+    reports. Here the job leaves a process it forked running for 5 s, which shares the fork's
+    lock file: a lock freed only when every process holding it had ended was still held then."""
+    import fcntl
+
+    from geobayes.pipeline.cpu_slots import LOCK_DIRECTORY_VARIABLE, PIN_VARIABLE
+
+    script = tmp_path / "lingers.py"
+    script.write_text("snakemake = None\nfrom geobayes.pipeline.warm_start import hand_over\nhand_over(snakemake)\n"
+                      "import os, time\nprint(sorted(os.sched_getaffinity(0)), flush=True)\n"
+                      "if os.fork() == 0:\n"
+                      "    null = os.open(os.devnull, os.O_WRONLY)\n    os.dup2(null, 1)\n    os.dup2(null, 2)\n"
+                      "    time.sleep(5)\n    os._exit(0)\n")
+    env = dict(os.environ, OMP_NUM_THREADS="1", **{PIN_VARIABLE: "1", LOCK_DIRECTORY_VARIABLE: str(tmp_path),
+                                                   SOCKET_VARIABLE: str(warm)})
+    job = subprocess.run([sys.executable, str(script)], env=env, capture_output=True, text=True, timeout=60)
+    assert job.returncode == 0, job.stderr
+    (cpu,) = eval(job.stdout)  # noqa: S307
+    with open(tmp_path / f"cpu{cpu}.lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)  # BlockingIOError while another process holds it
+
+
+@pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="one CPU: nothing to pin")
 def test_a_job_whose_cpus_cannot_be_claimed_fails_in_one_line_in_a_fork_and_in_its_own_interpreter(warm, tmp_path):
     from geobayes.pipeline.cpu_slots import LOCK_DIRECTORY_VARIABLE, PIN_VARIABLE
 

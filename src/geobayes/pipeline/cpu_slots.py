@@ -10,7 +10,8 @@ config; ``benchmarks/bench_cpu_slots.py``): 10.8 s alone, 14.0 s each with two j
 
 :func:`claim_cpus` pins the calling process, before any JAX backend exists, to ``threads`` CPUs
 that no other job holds: one lock file per CPU in a directory shared by every job of the machine
-(``flock``, held until the process ends, so a killed job frees its CPUs with it). XLA then starts
+(``flock``, held until the process ends, so a killed job frees its CPUs with it, or until it calls
+:func:`release_cpus`, as a warm fork does before it reports its status). XLA then starts
 a pool of that many threads. Where fewer CPUs are free than the job's threads (jobs of another
 run, or ``--cores`` above the machine's CPUs) the process still runs on ``threads`` CPUs, shared:
 XLA's pool size, and with it the arithmetic of a threaded kernel, follows the job's threads
@@ -26,7 +27,7 @@ import fcntl
 import os
 import tempfile
 
-__all__ = ["LOCK_DIRECTORY_VARIABLE", "PIN_VARIABLE", "claim_cpus", "job_threads", "pin_job"]
+__all__ = ["LOCK_DIRECTORY_VARIABLE", "PIN_VARIABLE", "claim_cpus", "job_threads", "pin_job", "release_cpus"]
 
 #: Environment variable naming the directory of the per-CPU lock files (default: a directory per
 #: user in the system's temporary directory, shared by every run of that user on the machine).
@@ -118,6 +119,27 @@ def claim_cpus(threads: int) -> tuple[tuple[int, ...], bool]:
         cpus, exclusive = tuple(sorted(cpu for cpu, _ in held)), True
     os.sched_setaffinity(0, cpus)
     return cpus, exclusive
+
+
+def release_cpus() -> int:
+    """Free the CPUs this process holds (its affinity stays): call when its work is done but it
+    has yet to end, e.g. a warm fork about to report its status.
+
+    A lock held until the process ends is freed only after the kernel has torn down its memory:
+    a warm fork that reported its status first was still holding its CPU when the next job
+    started (the client, which Snakemake waits for, had already exited), and that job, finding
+    every CPU held, shared one with a running job for its whole life. Four jobs of the fourteenth
+    quick run did (two 60-s NUTS references on one CPU, the other idle). Returns how many were freed.
+    """
+    freed = 0
+    while _HELD:
+        handle = _HELD.pop()
+        with contextlib.suppress(OSError):
+            fcntl.flock(handle, fcntl.LOCK_UN)  # not only close: a process the job forked shares the lock
+            freed += 1
+        with contextlib.suppress(OSError):
+            handle.close()
+    return freed
 
 
 def pin_job(environ=os.environ) -> tuple[tuple[int, ...], bool] | None:

@@ -39,7 +39,7 @@ import sys
 import threading
 import traceback
 
-from geobayes.pipeline.cpu_slots import pin_job
+from geobayes.pipeline.cpu_slots import pin_job, release_cpus
 
 #: Environment variable holding the warm process's socket path (set for the jobs of a run).
 SOCKET_VARIABLE = "GEOBAYES_WARM_SOCKET"
@@ -261,6 +261,7 @@ def _run_job(connection: socket.socket) -> None:
         connection.sendall(json.dumps({"pid": os.getpid()}).encode() + b"\n")
         threading.Thread(target=_exit_when_client_gone, args=(connection,), daemon=True).start()
         status = _run_pinned(job["argv"][0])
+        release_cpus()  # before the status: the next job may start the moment the client returns
         connection.sendall(json.dumps({"status": status, **_usage()}).encode() + b"\n")
     except BaseException:  # noqa: BLE001  (a fork must never return into the server's loop)
         with contextlib.suppress(Exception):
