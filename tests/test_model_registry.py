@@ -49,6 +49,34 @@ def test_latent_gp_kernel_is_built_on_the_file_inputs():
     np.testing.assert_allclose(np.diag(np.asarray(model.prior.covariance(3))), 2.0)
 
 
+@pytest.mark.parametrize("model", ["berngp", "poisgp"])
+def test_latent_gps_on_inputs_of_other_widths_share_one_program_and_keep_their_densities(tmp_path, model):
+    """A latent GP reads X only to build its kernel: its posterior holds X's rows and no columns,
+    so data sets of equal size and any feature count lower to one program (the persistent cache
+    then compiles it once), with the density of the model built on the full inputs."""
+    import equinox as eqx
+    import jax.numpy as jnp
+
+    from geobayes.dataset import Dataset
+
+    rng = np.random.default_rng(1)
+    options = {"kernel": {"variance": 4.0, "lengthscale": 2.0, "jitter": 1e-6}}
+    theta = jnp.asarray(rng.normal(size=6))
+    density = eqx.filter_jit(lambda posterior: posterior.logdensity(theta))
+    programs = []
+    for width in (2, 5):
+        X, y = rng.normal(size=(6, width)), rng.integers(0, 2, size=6).astype(float)
+        path = save_prepared(tmp_path / f"w{width}.npz", "glm", {
+            "X": X, "y": y, "indices": np.arange(6), "feature_mean": np.zeros(width), "feature_std": np.ones(width),
+            "standardised": np.asarray(True)})
+        posterior = build_posterior(f"w{width}-{model}", path, options)
+        assert posterior.data.X.shape == (6, 0) and posterior.dim == 6
+        full = Posterior("full", build_model(model, options, {"X": X}), Dataset(X, y))
+        np.testing.assert_allclose(float(density(posterior)), float(full.logdensity(theta)), rtol=1e-13)
+        programs.append(density.lower(posterior).as_text())
+    assert programs[0] == programs[1]
+
+
 def test_unknown_model_lists_the_registered_names(tmp_path):
     with pytest.raises(KeyError, match=r"unknown model 'nosuch'; registered: .*logreg"):
         build_posterior("x-nosuch", _logreg_file(tmp_path), {})

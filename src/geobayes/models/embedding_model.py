@@ -30,6 +30,12 @@ class EmbeddingModel(eqx.Module):
     #: its inversion is a strongly convex problem solved by Newton).
     affine_embedding: ClassVar[bool] = False
 
+    #: Whether the likelihood reads the inputs ``X``. Where they enter only when the model is built
+    #: (a GP's kernel matrix), :func:`geobayes.pipeline.posteriors.build_posterior` pairs the model
+    #: with its data's rows and no columns: the compiled programs then depend on ``N`` alone, so the
+    #: five data sets of Hartmann et al.'s latent GPs (100 points each, 2-24 features) share theirs.
+    reads_inputs: ClassVar[bool] = True
+
     def embedding(self, theta: jax.Array, data: Dataset) -> jax.Array:
         """Parameters ``h(theta)`` of the likelihood family (shape (N,) for one scalar parameter
         per observation; the family defines the shape)."""

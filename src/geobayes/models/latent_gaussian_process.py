@@ -31,6 +31,7 @@ class LatentGaussianProcess(EmbeddingModel):
     """
 
     affine_embedding: ClassVar[bool] = True
+    reads_inputs: ClassVar[bool] = False  # X enters through the prior's kernel matrix only
 
     family: eqx.Module
     prior: eqx.Module

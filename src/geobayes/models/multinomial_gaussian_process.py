@@ -34,6 +34,7 @@ class MultinomialGaussianProcess(EmbeddingModel):
     """
 
     affine_embedding: ClassVar[bool] = True
+    reads_inputs: ClassVar[bool] = False  # X enters through the prior's kernel matrix only
 
     n_classes: int = eqx.field(static=True)
     prior: eqx.Module

@@ -59,5 +59,7 @@ def build_posterior(name: str, data_path: str | os.PathLike[str] | None, options
         raise ValueError(f"{name}: the {model_name!r} model needs a prepared data file")
     arrays = load_prepared(data_path, required=("X", "y"))
     model = build_model(model_name, options, arrays)
-    return Posterior(name, model, Dataset(np.asarray(arrays["X"], dtype=np.float64),
-                                          np.asarray(arrays["y"], dtype=np.float64)))
+    inputs = np.asarray(arrays["X"], dtype=np.float64)
+    if not getattr(model, "reads_inputs", True):  # built from X (a GP's kernel): its rows, no columns
+        inputs = inputs[:, :0]
+    return Posterior(name, model, Dataset(inputs, np.asarray(arrays["y"], dtype=np.float64)))
