@@ -41,7 +41,7 @@ $(STAMP): pyproject.toml | $(PYTHON)
 	$(PYTHON) -m pip install --no-deps laplace-torch==0.3 backpack-for-pytorch==1.7.1 asdfghjkl==0.1a4 curvlinops-for-pytorch==3.0.1
 	touch $@
 
-quick: venv  ## whole DAG at quick scale (config/quick.yaml): 51 min measured on 2 cores (README)
+quick: venv  ## whole DAG at quick scale (config/quick.yaml): 50 min measured on 2 cores (README)
 	$(SNAKEMAKE) --cores 2 --configfile config/quick.yaml --profile profiles/local
 	@echo "Figures: $(CURDIR)/figures/"
 	@echo "Tables:  $(CURDIR)/tables/"
