@@ -121,7 +121,7 @@ def claim_cpus(threads: int) -> tuple[tuple[int, ...], bool]:
     return cpus, exclusive
 
 
-def release_cpus() -> int:
+def release_cpus() -> None:
     """Free the CPUs this process holds (its affinity stays): call when its work is done but it
     has yet to end, e.g. a warm fork about to report its status.
 
@@ -129,17 +129,14 @@ def release_cpus() -> int:
     a warm fork that reported its status first was still holding its CPU when the next job
     started (the client, which Snakemake waits for, had already exited), and that job, finding
     every CPU held, shared one with a running job for its whole life. Four jobs of the fourteenth
-    quick run did (two 60-s NUTS references on one CPU, the other idle). Returns how many were freed.
+    quick run did (two 60-s NUTS references on one CPU, the other idle).
     """
-    freed = 0
     while _HELD:
         handle = _HELD.pop()
         with contextlib.suppress(OSError):
             fcntl.flock(handle, fcntl.LOCK_UN)  # not only close: a process the job forked shares the lock
-            freed += 1
         with contextlib.suppress(OSError):
             handle.close()
-    return freed
 
 
 def pin_job(environ=os.environ) -> tuple[tuple[int, ...], bool] | None:
