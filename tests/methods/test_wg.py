@@ -16,6 +16,7 @@
 from __future__ import annotations
 
 import functools
+import logging
 
 import equinox as eqx
 import jax
@@ -577,6 +578,40 @@ def test_fallback_solves_again_exactly_the_samples_the_solver_leaves_unsolved():
     np.testing.assert_array_equal(rescued.num_steps[unsolved], 3 + np.asarray(lm.num_steps)[unsolved])
     summary = summarise_draws(rescued, wg.EVALUATIONS_PER_STEP)
     assert (summary["n_failed"], summary["n_fallback"], summary["n_fallback_failed"]) == (0, 33, 0)
+
+
+def _draws_and_compiled(sample, caplog):
+    """``sample()``'s draws and the names of the programs JAX compiled for it (its compile log)."""
+    jax.clear_caches()  # a program compiled by an earlier test would otherwise not be logged
+    caplog.clear()
+    with caplog.at_level(logging.WARNING), jax.log_compiles(True):
+        draws = jax.block_until_ready(sample())
+    return draws, " ".join(record.getMessage() for record in caplog.records if "Compiling" in record.getMessage())
+
+
+@pytest.mark.parametrize("fallback_after, unsolved", [(16, 0), (3, 33)])
+def test_the_fallback_is_compiled_only_for_a_batch_that_needs_it(fallback_after, unsolved, caplog):
+    """Eager sampling compiles the Levenberg-Marquardt fallback as its own program, only when the
+    first solver leaves a sample unsolved (Newton capped at 16 steps solves all 50 Poisson-regression
+    samples, at 3 steps leaves 33); the draws are bit-identical to one program holding both solvers
+    (a caller's jit around ``sample``, as before)."""
+    posterior, theta_hat = _posterior_and_map("poisreg")
+    key = jax.random.PRNGKey(8)
+    config = wg.Config.from_mapping(_config(solver="newton", fallback="levenberg_marquardt",
+                                            fallback_after=fallback_after, fallback_chunk_size=8))
+    approximation = wg.fit(posterior, config, key, mode=theta_hat).approximation
+
+    lazy, compiled = _draws_and_compiled(lambda: approximation.sample(key, 50), caplog)
+    assert int(np.sum(lazy.fallback)) == unsolved
+    assert ("jit(with_fallback)" in compiled) == (unsolved > 0), compiled
+    assert "jit(_first)" in compiled
+
+    one_program, compiled = _draws_and_compiled(lambda: eqx.filter_jit(lambda a: a.sample(key, 50))(approximation),
+                                                caplog)
+    assert "jit(with_fallback)" not in compiled and "jit(_first)" not in compiled  # inlined in the caller's program
+    for ours, theirs in zip(lazy, one_program, strict=True):
+        if ours is not None:
+            np.testing.assert_array_equal(ours, theirs)
 
 
 @pytest.mark.parametrize("chunk", [1, 3, 7, 50, 64])

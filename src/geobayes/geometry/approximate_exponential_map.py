@@ -349,6 +349,38 @@ def solve_unsolved(solve: Callable, velocities: jax.Array, unsolved: jax.Array, 
     return jax.tree_util.tree_map(lambda y: y[:n][inverse], out)
 
 
+def first_solve(log_map: ApproximateLogMap, velocities: jax.Array, settings: ExpMapSettings,
+                schedule: Schedule = Schedule()) -> ExpMapResult:
+    """Eq. (14) for every row of ``velocities`` by ``settings.solver`` alone, capped at
+    :attr:`ExpMapSettings.first_solver_steps`, chunked by :meth:`ExpMapSettings.first_schedule`
+    (``fallback`` all False: see :func:`approximate_exponential_map`)."""
+    if settings.solver == "auto":
+        raise ValueError("resolve the 'auto' solver against the target first (ExpMapSettings.resolve)")
+    first = _per_sample_solve(log_map, str(settings.solver), settings, settings.first_solver_steps)
+    points, ok, codes, steps, residuals = scheduled_map(first, velocities, settings.first_schedule(schedule))
+    return ExpMapResult(points, ok, codes, steps, residuals, jnp.zeros_like(ok))
+
+
+def with_fallback(log_map: ApproximateLogMap, velocities: jax.Array, first: ExpMapResult,
+                  settings: ExpMapSettings) -> ExpMapResult:
+    """``first`` (the outcome of :func:`first_solve` on ``velocities``) with the samples it left
+    unsolved solved again by ``settings.fallback`` from the same start, ``settings.fallback_chunk_size``
+    at a time (:func:`solve_unsolved`): their code and residual are the fallback's, their steps the
+    sum of both solves', and ``fallback`` marks them."""
+    unsolved = ~first.successful
+    second = _per_sample_solve(log_map, str(settings.fallback), settings, settings.max_steps)
+    points2, ok2, codes2, steps2, residuals2 = solve_unsolved(second, velocities, unsolved,
+                                                              settings.fallback_chunk_size)
+    return ExpMapResult(jnp.where(unsolved[:, None], points2, first.points), jnp.where(unsolved, ok2, first.successful),
+                        jnp.where(unsolved, codes2, first.result_code),
+                        jnp.where(unsolved, first.num_steps + steps2, first.num_steps),
+                        jnp.where(unsolved, residuals2, first.residual), unsolved)
+
+
+#: :func:`with_fallback` as its own program, compiled the first time a batch leaves a sample unsolved.
+_with_fallback_program = eqx.filter_jit(with_fallback)
+
+
 def approximate_exponential_map(
     log_map: ApproximateLogMap, velocities: jax.Array, settings: ExpMapSettings,
     schedule: Schedule = Schedule(),
@@ -359,23 +391,30 @@ def approximate_exponential_map(
     :data:`RESIDUAL_FAILURE` when the solver stopped at a non-zero residual), steps and the
     max-norm residual ``|Log(theta) - V|``. With a fallback (``settings.fallback``) the first
     solver stops after ``settings.first_solver_steps`` steps and the samples it left unsolved are
-    solved again by the fallback from the same start: their code and residual are the
-    fallback's, their steps the sum of both solves', and ``fallback`` marks them. Failures are
-    reported, never raised or replaced. ``schedule`` chunks the first solve, in chunks of at most
-    ``settings.chunk_size`` (:meth:`ExpMapSettings.first_schedule`;
+    solved again by the fallback from the same start (:func:`with_fallback`): their code and
+    residual are the fallback's, their steps the sum of both solves', and ``fallback`` marks them.
+    Failures are reported, never raised or replaced. ``schedule`` chunks the first solve, in
+    chunks of at most ``settings.chunk_size`` (:meth:`ExpMapSettings.first_schedule`;
     :class:`~geobayes.batching.Schedule`; no difficulty predictor, so it is never sorted); the
     outputs do not depend on it beyond round-off.
+
+    Called eagerly, the fallback is its own program, compiled and run only when a batch leaves a
+    sample unsolved: on Table 1's posteriors none does, and compiling Levenberg-Marquardt into
+    every batch's program took about half of it (``benchmarks/README.md``). Traced inside a
+    caller's ``jit``, both solvers are in the caller's program, as the values cannot be inspected.
     """
-    if settings.solver == "auto":
-        raise ValueError("resolve the 'auto' solver against the target first (ExpMapSettings.resolve)")
-    first = _per_sample_solve(log_map, str(settings.solver), settings, settings.first_solver_steps)
-    points, ok, codes, steps, residuals = scheduled_map(first, velocities, settings.first_schedule(schedule))
+    first = first_solve(log_map, velocities, settings, schedule)
+    return finish_with_fallback(log_map, velocities, first, settings)
+
+
+def finish_with_fallback(log_map: ApproximateLogMap, velocities: jax.Array, first: ExpMapResult,
+                         settings: ExpMapSettings) -> ExpMapResult:
+    """``first`` as it is where nothing is left unsolved (or there is no fallback), else
+    :func:`with_fallback`: its own program when ``first`` holds values, inline when traced."""
     if not settings.has_fallback:
-        return ExpMapResult(points, ok, codes, steps, residuals, jnp.zeros_like(ok))
-    unsolved = ~ok
-    second = _per_sample_solve(log_map, str(settings.fallback), settings, settings.max_steps)
-    points2, ok2, codes2, steps2, residuals2 = solve_unsolved(second, velocities, unsolved,
-                                                              settings.fallback_chunk_size)
-    return ExpMapResult(jnp.where(unsolved[:, None], points2, points), jnp.where(unsolved, ok2, ok),
-                        jnp.where(unsolved, codes2, codes), jnp.where(unsolved, steps + steps2, steps),
-                        jnp.where(unsolved, residuals2, residuals), unsolved)
+        return first
+    if isinstance(first.successful, jax.core.Tracer):
+        return with_fallback(log_map, velocities, first, settings)
+    if bool(jnp.all(first.successful)):
+        return first
+    return _with_fallback_program(log_map, velocities, first, settings)

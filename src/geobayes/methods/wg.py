@@ -8,10 +8,7 @@ import equinox as eqx
 import jax
 
 from geobayes.batching import Schedule
-from geobayes.geometry.approximate_exponential_map import (
-    ExpMapSettings,
-    approximate_exponential_map,
-)
+from geobayes.geometry.approximate_exponential_map import ExpMapResult, ExpMapSettings, finish_with_fallback, first_solve
 from geobayes.geometry.approximate_log_map import ApproximateLogMap
 from geobayes.methods.base import ApproximateDraws, FitResult, checked_mode, sample_count
 from geobayes.methods.config import MethodConfig, require_config
@@ -64,16 +61,24 @@ class WrappedGaussian(eqx.Module):
     settings: ExpMapSettings
     schedule: Schedule = Schedule()
 
-    @eqx.filter_jit
     def sample(self, key: jax.Array, n: int, schedule: Schedule | None = None) -> ApproximateDraws:
         """``n`` samples, each with its solver result code, steps, residual and whether the
-        fallback solver solved it again (``schedule`` overrides the fitted one)."""
-        n = sample_count(n)
-        velocities = self.tangent.sample_velocities(key, n)
-        end = approximate_exponential_map(self.log_map, velocities, self.settings,
-                                         self.schedule if schedule is None else schedule)
+        fallback solver solved it again (``schedule`` overrides the fitted one).
+
+        Two programs: the draws of ``V`` with the first solver's inversions, and the fallback on
+        the samples left unsolved, compiled and run only for a batch that has any
+        (:func:`~geobayes.geometry.approximate_exponential_map.finish_with_fallback`)."""
+        velocities, first = self._first(key, sample_count(n), schedule)
+        end = finish_with_fallback(self.log_map, velocities, first, self.settings)
         return ApproximateDraws(end.points, end.successful, end.result_code, end.num_steps, end.residual,
                                 end.fallback)
+
+    @eqx.filter_jit
+    def _first(self, key: jax.Array, n: int, schedule: Schedule | None) -> tuple[jax.Array, ExpMapResult]:
+        """``V ~ N(0, Sigma_bar)`` (n rows) and their inversions by the first solver."""
+        velocities = self.tangent.sample_velocities(key, n)
+        return velocities, first_solve(self.log_map, velocities, self.settings,
+                                       self.schedule if schedule is None else schedule)
 
     def log_prob(self, theta: jax.Array) -> jax.Array:
         """``log N(Log(theta) | 0, Sigma_bar) + log |det D Log(theta)|`` at ``theta`` (shape (D,))."""
