@@ -31,7 +31,12 @@ from geobayes.batching import Schedule, scheduled_map
 from geobayes.data.linear_gaussian import simulate_linear_gaussian
 from geobayes.dataset import Dataset
 from geobayes.families import Bernoulli, Categorical, GaussianFixedCovariance, GaussianFixedVariance
-from geobayes.geometry.approximate_exponential_map import RESIDUAL_FAILURE, ExpMapSettings, solve_unsolved
+from geobayes.geometry.approximate_exponential_map import (
+    RESIDUAL_FAILURE,
+    ExpMapSettings,
+    approximate_exponential_map,
+    solve_unsolved,
+)
 from geobayes.geometry.approximate_log_map import ApproximateLogMap
 from geobayes.methods import ApproximateDraws, get_method, method_config, summarise_draws
 from geobayes.methods import wg
@@ -612,6 +617,24 @@ def test_the_fallback_is_compiled_only_for_a_batch_that_needs_it(fallback_after,
     for ours, theirs in zip(lazy, one_program, strict=True):
         if ours is not None:
             np.testing.assert_array_equal(ours, theirs)
+
+
+def test_the_exponential_map_called_eagerly_runs_as_programs_with_the_draws_of_one(caplog):
+    """``approximate_exponential_map`` outside any ``jit`` compiles the first solve as its own program
+    (not op by op) and the fallback as another, and gives the draws of the same call in one program."""
+    posterior, theta_hat = _posterior_and_map("poisreg")
+    key = jax.random.PRNGKey(8)
+    config = wg.Config.from_mapping(_config(solver="newton", fallback="levenberg_marquardt", fallback_after=3,
+                                            fallback_chunk_size=8))
+    approximation = wg.fit(posterior, config, key, mode=theta_hat).approximation
+    velocities = approximation.tangent.sample_velocities(key, 50)
+    eager, compiled = _draws_and_compiled(
+        lambda: approximate_exponential_map(approximation.log_map, velocities, approximation.settings), caplog)
+    assert "jit(first_solve)" in compiled and "jit(with_fallback)" in compiled
+    assert int(np.sum(eager.fallback)) == 33
+    jitted = eqx.filter_jit(approximate_exponential_map)(approximation.log_map, velocities, approximation.settings)
+    for ours, theirs in zip(eager, jitted, strict=True):
+        np.testing.assert_array_equal(ours, theirs)
 
 
 @pytest.mark.parametrize("chunk", [1, 3, 7, 50, 64])

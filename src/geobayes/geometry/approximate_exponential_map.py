@@ -377,7 +377,8 @@ def with_fallback(log_map: ApproximateLogMap, velocities: jax.Array, first: ExpM
                         jnp.where(unsolved, residuals2, first.residual), unsolved)
 
 
-#: :func:`with_fallback` as its own program, compiled the first time a batch leaves a sample unsolved.
+#: :func:`first_solve` and :func:`with_fallback` as programs of their own (inline in a caller's ``jit``).
+_first_solve_program = eqx.filter_jit(first_solve)
 _with_fallback_program = eqx.filter_jit(with_fallback)
 
 
@@ -403,7 +404,7 @@ def approximate_exponential_map(
     every batch's program took about half of it (``benchmarks/README.md``). Traced inside a
     caller's ``jit``, both solvers are in the caller's program, as the values cannot be inspected.
     """
-    first = first_solve(log_map, velocities, settings, schedule)
+    first = _first_solve_program(log_map, velocities, settings, schedule)
     return finish_with_fallback(log_map, velocities, first, settings)
 
 
