@@ -32,7 +32,8 @@ def _torch_loop(theta0, X, y, settings, batches):
     for epoch in range(settings.epochs):
         for index in batches(epoch):
             optimiser.zero_grad()
-            loss_fn(model(Xt[index]), yt[index]).backward()
+            rows = torch.from_numpy(np.array(index))  # a copy: the batch indices arrive read-only
+            loss_fn(model(Xt[rows]), yt[rows]).backward()
             optimiser.step()
         if scheduler is not None:
             scheduler.step()
