@@ -594,18 +594,23 @@ def _draws_and_compiled(sample, caplog):
     return draws, " ".join(record.getMessage() for record in caplog.records if "Compiling" in record.getMessage())
 
 
+def _newton_with_fallback(fallback_after: int):
+    """WG on the Poisson regression: Newton capped at ``fallback_after`` steps, then Levenberg-Marquardt
+    8 at a time; with the key it draws with."""
+    posterior, theta_hat = _posterior_and_map("poisreg")
+    key = jax.random.PRNGKey(8)
+    config = wg.Config.from_mapping(_config(solver="newton", fallback="levenberg_marquardt",
+                                            fallback_after=fallback_after, fallback_chunk_size=8))
+    return wg.fit(posterior, config, key, mode=theta_hat).approximation, key
+
+
 @pytest.mark.parametrize("fallback_after, unsolved", [(16, 0), (3, 33)])
 def test_the_fallback_is_compiled_only_for_a_batch_that_needs_it(fallback_after, unsolved, caplog):
     """Eager sampling compiles the Levenberg-Marquardt fallback as its own program, only when the
     first solver leaves a sample unsolved (Newton capped at 16 steps solves all 50 Poisson-regression
     samples, at 3 steps leaves 33); the draws are bit-identical to one program holding both solvers
     (a caller's jit around ``sample``, as before)."""
-    posterior, theta_hat = _posterior_and_map("poisreg")
-    key = jax.random.PRNGKey(8)
-    config = wg.Config.from_mapping(_config(solver="newton", fallback="levenberg_marquardt",
-                                            fallback_after=fallback_after, fallback_chunk_size=8))
-    approximation = wg.fit(posterior, config, key, mode=theta_hat).approximation
-
+    approximation, key = _newton_with_fallback(fallback_after)
     lazy, compiled = _draws_and_compiled(lambda: approximation.sample(key, 50), caplog)
     assert int(np.sum(lazy.fallback)) == unsolved
     assert ("jit(with_fallback)" in compiled) == (unsolved > 0), compiled
@@ -622,11 +627,7 @@ def test_the_fallback_is_compiled_only_for_a_batch_that_needs_it(fallback_after,
 def test_the_exponential_map_called_eagerly_runs_as_programs_with_the_draws_of_one(caplog):
     """``approximate_exponential_map`` outside any ``jit`` compiles the first solve as its own program
     (not op by op) and the fallback as another, and gives the draws of the same call in one program."""
-    posterior, theta_hat = _posterior_and_map("poisreg")
-    key = jax.random.PRNGKey(8)
-    config = wg.Config.from_mapping(_config(solver="newton", fallback="levenberg_marquardt", fallback_after=3,
-                                            fallback_chunk_size=8))
-    approximation = wg.fit(posterior, config, key, mode=theta_hat).approximation
+    approximation, key = _newton_with_fallback(3)
     velocities = approximation.tangent.sample_velocities(key, 50)
     eager, compiled = _draws_and_compiled(
         lambda: approximate_exponential_map(approximation.log_map, velocities, approximation.settings), caplog)
