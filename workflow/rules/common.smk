@@ -276,6 +276,13 @@ def model_options(wildcards):
     return {key: value for key, value in EXPERIMENTS[experiment].items() if key not in left_out}
 
 
+def compile_effort(wildcards):
+    """`fast` for the MAP, reference and approximation jobs of a posterior whose experiment the
+    config key `fast_compile` lists, else `optimised` (rule parameter;
+    geobayes.pipeline.compile_effort)."""
+    return "fast" if experiment_of(wildcards.posterior) in config["fast_compile"] else "optimised"
+
+
 def reference_settings(wildcards):
     """NUTS settings of the posterior of a job (rule parameter)."""
     return nuts_settings(wildcards.posterior)

@@ -11,6 +11,7 @@ rule map:
         model=model_options,
         seed=config["seed"],
         device=config["device"],
+        compile=compile_effort,
         code=script_code("map.py",
                          "optimize.map_estimate", "optimize.anchors", "pipeline.posteriors", "whitened_target"),
     log:

@@ -16,6 +16,7 @@ rule reference:
         model=model_options,
         seed=config["seed"],
         device=config["device"],
+        compile=compile_effort,
         code=reference_code,
     wildcard_constraints:
         sampler="|".join(REFERENCE_SAMPLERS),

@@ -21,6 +21,7 @@ from geobayes.io import load_npz, save_json, save_npz
 from geobayes.methods import get_method, method_config, summarise_draws
 from geobayes.optimize import tangent_precision
 from geobayes.pipeline.compile_clock import CompileClock
+from geobayes.pipeline.compile_effort import use_compile_effort
 from geobayes.pipeline.device import use_device
 from geobayes.pipeline.posteriors import build_posterior
 from geobayes.pipeline.step import Stopwatch, logged_to, sidecar
@@ -29,6 +30,7 @@ from geobayes.random import derive_key
 smk = snakemake  # noqa: F821
 
 with logged_to(smk.log[0]) as log:
+    effort = use_compile_effort(smk.params.compile)  # config fast_compile; before JAX starts
     device = use_device(smk.params.device)
     method, anchor = smk.wildcards.method, smk.wildcards.anchor
     # Hessian precision at the Euclidean MAP, Fisher at the Hausdorff MAP, unless the experiment
@@ -56,4 +58,5 @@ with logged_to(smk.log[0]) as log:
             save_npz(npz, mode=np.asarray(mode), **{k: np.asarray(v) for k, v in draws.arrays().items()})
             save_json(json, sidecar("approximation", {"approximation": cfg, "model": smk.params.model},
                                     device, clock.timings, posterior=posterior.name, anchor=anchor,
-                                    method=method, repetition=rep, seed=smk.params.seed, **summary))
+                                    method=method, repetition=rep, seed=smk.params.seed, compile_effort=effort,
+                                    **summary))

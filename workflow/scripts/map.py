@@ -15,6 +15,7 @@ import numpy as np
 from geobayes.data.prepared import load_prepared
 from geobayes.io import save_json, save_npz
 from geobayes.optimize import anchor_as_given, anchor_objective, find_map
+from geobayes.pipeline.compile_effort import use_compile_effort
 from geobayes.pipeline.device import use_device
 from geobayes.pipeline.posteriors import build_posterior
 from geobayes.pipeline.step import Stopwatch, logged_to, sidecar
@@ -25,6 +26,7 @@ from geobayes.whitened_target import whitened
 smk = snakemake  # noqa: F821
 
 with logged_to(smk.log[0]) as log:
+    effort = use_compile_effort(smk.params.compile)  # config fast_compile; before JAX starts
     device = use_device(smk.params.device)
     anchor = smk.wildcards.anchor
     posterior = build_posterior(smk.wildcards.posterior, smk.input.data or None, smk.params.model)
@@ -63,4 +65,4 @@ with logged_to(smk.log[0]) as log:
              restart_objective=np.asarray(estimate.restarts["objective"]))
     save_json(smk.output.json, sidecar("map", {"map": cfg, "model": smk.params.model, "seed": smk.params.seed},
                                        device, clock.timings, posterior=posterior.name, anchor=anchor,
-                                       polished_trained=trained is not None and polish, **estimate.summary()))
+                                       compile_effort=effort, polished_trained=trained is not None and polish, **estimate.summary()))

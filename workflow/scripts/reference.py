@@ -9,6 +9,7 @@ import dataclasses
 import jax.numpy as jnp
 
 from geobayes.io import load_npz
+from geobayes.pipeline.compile_effort import use_compile_effort
 from geobayes.pipeline.device import use_device
 from geobayes.pipeline.posteriors import build_posterior
 from geobayes.pipeline.step import Stopwatch, logged_to, sidecar
@@ -20,6 +21,7 @@ from geobayes.whitened_target import whitened
 
 smk = snakemake  # noqa: F821
 with logged_to(smk.log[0]) as log:
+    effort = use_compile_effort(smk.params.compile)  # config fast_compile; before JAX starts
     device = use_device(smk.params.device)
     posterior = build_posterior(smk.wildcards.posterior, smk.input.data, smk.params.model)
     cfg = dict(smk.params.reference)
@@ -52,6 +54,6 @@ with logged_to(smk.log[0]) as log:
                                             method_args={**reference.method_args, "whitened": True})
     print(f"{reference.draws.shape[0]} draws; checks {reference.checks}", file=log)
     extra = sidecar("reference", {"reference": smk.params.reference, "model": smk.params.model},
-                    device, clock.timings, posterior=posterior.name)
+                    device, clock.timings, posterior=posterior.name, compile_effort=effort)
     save_reference(smk.output.npz, smk.output.json, reference,
                    extra={k: v for k, v in extra.items() if k != "stage"})
