@@ -159,6 +159,27 @@ def test_tiny_run_records_sidecars_and_checks(tiny_run):
     assert sidecar["config"]["approximation"]["ode"]["max_steps"] == 4096
 
 
+def test_tiny_run_compile_effort_follows_fast_compile(tiny_run):
+    """Config `fast_compile` (tiny: every experiment with MAP, reference and approximation jobs but the
+    logistic regression): the jobs of a listed experiment compiled `fast` programs, those of the logistic
+    regression `optimised` ones, and each sidecar records which (geobayes.pipeline.compile_effort)."""
+    fast = TINY_CONFIG["fast_compile"]
+    assert {"gaussian", "glm"} <= set(fast["experiments"]) and "logreg" not in fast["experiments"]
+    assert "rules" not in fast  # default: map, reference and approximate
+    expected = {
+        "results/map/d2-gaussian/euclidean.json": "fast",
+        "results/approximation/d2-gaussian/euclidean/rla_b/seed0/samples.json": "fast",
+        "results/map/ripley-bernreg/euclidean.json": "fast",
+        "results/reference/ripley-bernreg/nuts.json": "fast",
+        "results/approximation/ripley-bernreg/euclidean/wg/seed0/samples.json": "fast",
+        "results/map/ripley_standardised-logreg/euclidean.json": "optimised",
+        "results/reference/ripley_standardised-logreg/nuts.json": "optimised",
+        "results/approximation/ripley_standardised-logreg/euclidean/rla_b/seed0/samples.json": "optimised",
+    }
+    recorded = {path: load_json(tiny_run / path)["compile_effort"] for path in expected}
+    assert recorded == expected
+
+
 def test_tiny_run_distances_compare_with_the_thinned_reference(tiny_run):
     """``evaluation.max_reference_draws`` (tiny: 500 of 1,000 draws): the evaluations, the floors and the
     NumPyro-Stan cross-check all read every 2nd reference draw."""
@@ -791,6 +812,24 @@ def test_float32_is_a_config_switch_of_the_approximations_alone(settled_run, tin
         assert single["successful"].all() and single["theta"].shape == double["theta"].shape
     record = load_json(copy / f"{target}.json")
     assert record["config"]["approximation"]["dtype"] == "float32" and record["n_failed"] == 0
+
+
+def test_fast_compile_reruns_exactly_the_listed_experiments_stages(settled_run, tmp_path):
+    """Listing one more experiment in `fast_compile` (geobayes.pipeline.compile_effort) changes the
+    parameters of its posteriors' MAP, reference and approximation jobs alone: the dry run plans them and
+    what is downstream, no other experiment's jobs, no data and no timing job of their own."""
+    work, dag = settled_run
+    rules, inputs = dag.rule, dag.inputs
+    extra = tmp_path / "fast.yaml"
+    extra.write_text(yaml.safe_dump({"fast_compile": {"experiments": [*TINY_CONFIG["fast_compile"]["experiments"],
+                                                                       "logreg"]}}))
+    plan = dry_run_plan(work, str(extra))
+    def model(path):  # results/<stage>/<posterior>/...: the posterior's model
+        return path.split("/")[2].split("-")[-1] if path.count("/") >= 3 else None
+
+    logreg = {path for path, rule in rules.items() if rule in ("map", "reference", "approximate") and model(path) == "logreg"}
+    assert logreg and logreg <= set(plan) <= logreg | downstream(inputs, logreg)
+    assert not {path for path in plan if model(path) in ("gaussian", "bernreg", "poisgp")}
 
 
 #: The rules that time samplers; config `timing_threads` sets their cores.

@@ -14,7 +14,7 @@ rule approximate:
         model=model_options,
         seed=config["seed"],
         device=config["device"],
-        compile=compile_effort,
+        compile=lambda wildcards: compile_effort(wildcards, "approximate"),
         repetitions=list(repetition_seeds()),
         code=method_code,
     log:

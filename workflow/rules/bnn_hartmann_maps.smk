@@ -52,6 +52,7 @@ rule approximate_optimum:
         model=bnn_hartmann_maps_model,
         seed=config["seed"],
         device=config["device"],
+        compile=lambda wildcards: compile_effort(wildcards, "approximate"),
         repetitions=lambda wildcards: [int(wildcards.seed)],
         code=method_code,
     log:

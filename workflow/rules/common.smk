@@ -276,11 +276,14 @@ def model_options(wildcards):
     return {key: value for key, value in EXPERIMENTS[experiment].items() if key not in left_out}
 
 
-def compile_effort(wildcards):
-    """`fast` for the MAP, reference and approximation jobs of a posterior whose experiment the
-    config key `fast_compile` lists, else `optimised` (rule parameter;
-    geobayes.pipeline.compile_effort)."""
-    return "fast" if experiment_of(wildcards.posterior) in config["fast_compile"] else "optimised"
+def compile_effort(wildcards, rule):
+    """`fast` for a job of one of the rules of config `fast_compile` on a posterior of its experiments
+    (an approximation: unless its method is one of `except_methods`), else `optimised` (rule parameter
+    of map, reference and approximate; geobayes.pipeline.compile_effort)."""
+    fast = config["fast_compile"]
+    chosen = (rule in fast["rules"] and experiment_of(wildcards.posterior) in fast["experiments"]
+              and getattr(wildcards, "method", None) not in fast["except_methods"])
+    return "fast" if chosen else "optimised"
 
 
 def reference_settings(wildcards):

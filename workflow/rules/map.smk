@@ -11,7 +11,7 @@ rule map:
         model=model_options,
         seed=config["seed"],
         device=config["device"],
-        compile=compile_effort,
+        compile=lambda wildcards: compile_effort(wildcards, "map"),
         code=script_code("map.py",
                          "optimize.map_estimate", "optimize.anchors", "pipeline.posteriors", "whitened_target"),
     log:

@@ -16,7 +16,7 @@ rule reference:
         model=model_options,
         seed=config["seed"],
         device=config["device"],
-        compile=compile_effort,
+        compile=lambda wildcards: compile_effort(wildcards, "reference"),
         code=reference_code,
     wildcard_constraints:
         sampler="|".join(REFERENCE_SAMPLERS),
