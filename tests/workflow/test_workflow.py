@@ -11,6 +11,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 from collections import Counter
 from io import StringIO
 from pathlib import Path
@@ -178,6 +179,21 @@ def test_tiny_run_compile_effort_follows_fast_compile(tiny_run):
     }
     recorded = {path: load_json(tiny_run / path)["compile_effort"] for path in expected}
     assert recorded == expected
+
+
+def test_bench_compile_effort_replays_a_job_of_the_run_at_both_efforts(tiny_run, tmp_path):
+    """benchmarks/bench_compile_effort.py rebuilds a job of a run from its tree (sidecar, MAP, the data file
+    Snakemake recorded) and draws it with optimised and with fast programs: both compile, and they draw the
+    same samples to round-off."""
+    output = tmp_path / "effort.json"
+    job = "d2-gaussian/euclidean/rla_b"
+    result = subprocess.run([sys.executable, "benchmarks/bench_compile_effort.py", "--tree", str(tiny_run),
+                             "--jobs", job, "--repeats", "1", "--output", str(output)],
+                            cwd=REPO, env=local_environment(), capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
+    (row,) = load_json(output)["jobs"]
+    assert row["job"] == job and row["optimised_compile_s"] > 0 and row["fast_compile_s"] > 0
+    assert row["max_abs_diff"] < 1e-10
 
 
 def test_tiny_run_distances_compare_with_the_thinned_reference(tiny_run):
