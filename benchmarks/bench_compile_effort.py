@@ -3,13 +3,13 @@
 A job's compile effort (config ``fast_compile``, :mod:`geobayes.pipeline.compile_effort`) is set
 per process before JAX starts, so each (job, effort) runs in a fresh interpreter: the job's first
 repetition replayed from a results tree of the pipeline (its posterior, MAP and the recorded
-``approximation`` and ``model`` config of its sidecar, as ``workflow/scripts/approximate.py`` runs
-it, its data file as Snakemake's metadata in the tree recorded it), with no persistent compilation cache, pinned to one CPU (``--cpu``). ``--repeats`` rounds,
-the efforts' order alternating by round; per job and effort the median compile seconds (JAX's
-tracing, lowering and XLA's compilation of fit and sample,
-:class:`geobayes.pipeline.compile_clock.CompileClock`) and run seconds (the rest of fit and
-sample), their ratios, and the largest difference between the two efforts' draws. Speed is
-measured here, never asserted in tests.
+``approximation`` and ``model`` config of its sidecar, its data file as Snakemake's metadata in the
+tree recorded it, run as ``workflow/scripts/approximate.py`` runs it), with no persistent
+compilation cache, pinned to one CPU (``--cpu``). ``--repeats`` rounds, the efforts' order
+alternating by round; per job and effort the median compile seconds (JAX's tracing, lowering and
+XLA's compilation of fit and sample, :class:`geobayes.pipeline.compile_clock.CompileClock`) and
+run seconds (the rest of fit and sample), their ratios, and the largest difference between the
+two efforts' draws. Speed is measured here, never asserted in tests.
 
 Usage (from the repository root; a tree with the jobs' results, e.g. a quick run's)::
 
@@ -35,8 +35,8 @@ DEFAULT_OUTPUT = REPO / "benchmarks" / "results" / "compile_effort.json"
 DEFAULT_JOBS = (
     "d5-gaussian/euclidean/rla_b", "d5-gaussian/euclidean/rla_f", "d5-gaussian/euclidean/ela",
     "d5-gaussian/euclidean/rla_blog", "neal-funnel/hausdorff/rla_f", "hartmann-squiggle/hausdorff/wg",
-    "hartmann-squiggle/hausdorff/svgd", "pima-bernreg/euclidean/wg", "pima-bernreg/euclidean/ela", "pima-poisgp/euclidean/wg",
-    "pima_standardised-logreg/euclidean/rla_f", "heart_raw-logreg/euclidean/rla_b",
+    "hartmann-squiggle/hausdorff/svgd", "pima-bernreg/euclidean/wg", "pima-bernreg/euclidean/ela",
+    "pima-poisgp/euclidean/wg", "pima_standardised-logreg/euclidean/rla_f", "heart_raw-logreg/euclidean/rla_b",
 )
 
 CHILD = r"""
@@ -94,7 +94,8 @@ def main(argv=None) -> int:
     parser.add_argument("--cpu", type=int, default=0, help="the CPU every child runs on")
     parser.add_argument("--output", type=Path, default=DEFAULT_OUTPUT)
     args = parser.parse_args(argv)
-    missing = [job for job in args.jobs if not (args.tree / "results/approximation" / job / "seed0/samples.json").is_file()]
+    missing = [job for job in args.jobs
+               if not (args.tree / "results/approximation" / job / "seed0/samples.json").is_file()]
     if missing:
         raise SystemExit(f"error: no results of {missing[0]} under {args.tree} (run its approximation first)")
 

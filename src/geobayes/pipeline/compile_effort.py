@@ -1,16 +1,17 @@
 """How hard XLA optimises the programs of a job: ``optimised`` (XLA's default) or ``fast``.
 
 Most of a small job's time is XLA compiling its programs, not running them: drawing 500 samples
-of RLA-B on the 5-D Gaussian compiles for about 2.5 s and runs for 0.02 s. ``fast`` compiles with
+of RLA-B on the 5-D Gaussian compiles for 2.8 s and runs for 0.06 s. ``fast`` compiles with
 LLVM's optimisation level 0 and without its expensive passes (JAX's
 ``jax_disable_most_optimizations``) and with XLA's older CPU fusion code generator
-(``--xla_cpu_use_fusion_emitters=false``): on one CPU the 5-D Gaussian's RLA-B compiled in
-0.9 instead of 3.0 s and Neal's funnel's RLA-F in 0.9 instead of 3.2 s, but the programs run
-slower, up to about 3 times on long solves (RLA-B on raw Heart: 10.5 s of draws became 32.7 s
-at optimisation level 0). So ``fast`` is for jobs whose programs are cheap to run, chosen per
-experiment (config key ``fast_compile``); the draws differ from ``optimised`` ones at round-off
-(another instruction selection), and are the same from run to run at either effort. JAX's
-persistent compilation cache keys both settings, so the two kinds of program never mix.
+(``--xla_cpu_use_fusion_emitters=false``). Measured on one CPU (``benchmarks/bench_compile_effort.py``,
+jobs of a quick run): that RLA-B compiled in 0.8 s, Neal's funnel's RLA-F in 0.9 instead of
+3.0 s, WG on the squiggle in 1.4 instead of 3.5 s; but the programs run slower, up to about three
+times on long solves (RLA-B on raw Heart: 11.0 s of draws became 33.9 s). So ``fast`` is for jobs
+whose programs are cheap to run, chosen per experiment, rule and method (config key
+``fast_compile``). The draws differ from ``optimised`` ones at round-off (other machine code), and
+are the same from run to run at either effort. JAX's persistent compilation cache keys both
+settings (the compile options and ``XLA_FLAGS``), so the two kinds of program never mix.
 """
 
 from __future__ import annotations
