@@ -3,9 +3,10 @@ test's result depends on rounding.
 
 Most of a unit test's CPU time is XLA compiling small programs that then run for milliseconds, so
 the tests compile with JAX's ``jax_disable_most_optimizations`` (the unit tests outside the DAG runs:
-1,534 -> 1,185 s of test time, measured in docs/architecture.md). The pipeline never does: Snakemake jobs, the tiny DAG run
-and every subprocess a test starts compile with full optimisation (the flag is set through
-``jax.config`` in the test process only). Tests whose outcome depends on rounding (network training
+1,534 -> 1,185 s of test time, measured in docs/architecture.md). The pipeline does so only for
+the jobs its config ``fast_compile`` lists (:mod:`geobayes.pipeline.compile_effort`, which adds the
+fusion flag too); every subprocess a test starts compiles as its own code says (the flag is set
+through ``jax.config`` in the test process only). Tests whose outcome depends on rounding (network training
 followed by a Hessian that must stay positive definite, evidence fits with a gradient-norm
 threshold) use :func:`production_compilation`. Set ``GEOBAYES_TEST_FULL_OPTIMIZATION=1`` to run the
 whole suite as the pipeline compiles.
