@@ -8,13 +8,12 @@ compiled program, so data sets of equal shapes (a data set's raw and standardise
 compile once per run; and a run that reads under a new name reads under the same name too.
 """
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
+
+from fresh_process_draws import cache_entries, draw_in_fresh_process
 
 DRAW = """
 import sys
@@ -31,18 +30,7 @@ np.save(sys.argv[1], np.asarray(draws.theta))
 
 
 def draw(path: Path, cache: Path | None, name: str = "easy-squiggle") -> np.ndarray:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("JAX_COMPILATION_CACHE")}
-    if cache is not None:
-        env.update(JAX_COMPILATION_CACHE_DIR=str(cache), JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS="0",
-                   JAX_PERSISTENT_CACHE_MIN_ENTRY_SIZE_BYTES="0")
-    result = subprocess.run([sys.executable, "-c", DRAW, str(path), name], env=env, capture_output=True, text=True,
-                            timeout=600)
-    assert result.returncode == 0, result.stderr[-2000:]
-    return np.load(path)
-
-
-def entries(cache: Path) -> set[str]:
-    return {p.name for p in cache.rglob("*") if p.is_file()}
+    return draw_in_fresh_process(DRAW, path, name, cache=cache)
 
 
 @pytest.fixture(scope="module")
@@ -53,10 +41,10 @@ def runs(tmp_path_factory):
     cache = tmp / "cache"
     uncached = draw(tmp / "a.npy", None)
     filling = draw(tmp / "b.npy", cache, name="easy-squiggle")
-    written = entries(cache)
+    written = cache_entries(cache)
     renamed = draw(tmp / "c.npy", cache, name="renamed-squiggle")
     return {"uncached": uncached, "filling": filling, "renamed": renamed, "written": written,
-            "after_reading": entries(cache)}
+            "after_reading": cache_entries(cache)}
 
 
 def test_cached_and_uncached_draws_are_bit_identical(runs):

@@ -9,14 +9,13 @@ program.
 """
 
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import jax.numpy as jnp
 import numpy as np
 import pytest
 
+from fresh_process_draws import cache_entries, draw_in_fresh_process
 from geobayes.pipeline.compile_effort import EFFORTS, FAST_XLA_FLAGS, use_compile_effort
 
 DRAW = """
@@ -36,18 +35,7 @@ np.save(sys.argv[1], np.asarray(draws.theta))
 
 
 def draw(path: Path, effort: str, cache: Path | None = None) -> np.ndarray:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("JAX_COMPILATION_CACHE", "XLA_FLAGS"))}
-    if cache is not None:
-        env.update(JAX_COMPILATION_CACHE_DIR=str(cache), JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS="0",
-                   JAX_PERSISTENT_CACHE_MIN_ENTRY_SIZE_BYTES="0")
-    result = subprocess.run([sys.executable, "-c", DRAW, str(path), effort], env=env, capture_output=True, text=True,
-                            timeout=600)
-    assert result.returncode == 0, result.stderr[-2000:]
-    return np.load(path)
-
-
-def entries(cache: Path) -> set[str]:
-    return {p.name for p in cache.rglob("*") if p.is_file()}
+    return draw_in_fresh_process(DRAW, path, effort, cache=cache)
 
 
 @pytest.fixture(scope="module")
@@ -58,11 +46,11 @@ def runs(tmp_path_factory):
     cache = tmp / "cache"
     out = {"optimised": draw(tmp / "a.npy", "optimised"), "fast": draw(tmp / "b.npy", "fast")}
     out["fast_filling"] = draw(tmp / "c.npy", "fast", cache)
-    out["written"] = entries(cache)
+    out["written"] = cache_entries(cache)
     out["fast_reading"] = draw(tmp / "d.npy", "fast", cache)
-    out["after_reading"] = entries(cache)
+    out["after_reading"] = cache_entries(cache)
     out["optimised_cached"] = draw(tmp / "e.npy", "optimised", cache)
-    out["after_optimised"] = entries(cache)
+    out["after_optimised"] = cache_entries(cache)
     return out
 
 
