@@ -36,8 +36,8 @@ def use_compile_effort(effort: str) -> str:
     Parameters
     ----------
     effort
-        ``optimised`` or ``fast`` (config key ``fast_compile`` lists the experiments whose
-        jobs compile ``fast``).
+        ``optimised`` or ``fast`` (config key ``fast_compile`` chooses it per experiment, rule
+        and method).
 
     Returns
     -------
