@@ -96,6 +96,13 @@ def projected_wall(remaining: dict[str, int], rules: dict[str, dict[str, float]]
     return sum(count * means.get(rule, fallback) for rule, count in remaining.items()) / cores
 
 
+def source_commit(source: Path) -> str | None:
+    """The commit checked out in ``source`` (whose code the run ran; ``provenance``'s ``git_commit`` is this
+    script's own checkout's), or None where it is no git checkout."""
+    result = subprocess.run(["git", "-C", str(source), "rev-parse", "HEAD"], capture_output=True, text=True)
+    return result.stdout.strip() or None if result.returncode == 0 else None
+
+
 def copy_workflow(source: Path, work: Path) -> None:
     """Copy the workflow, configs, library and profiles of ``source`` into ``work``."""
     for part in ("workflow", "config", "src", "profiles"):
@@ -184,6 +191,7 @@ def main() -> None:
               f"mean for a rule not run yet) on {args.cores} cores about "
               f"{projection['projected_remaining_wall_s'] / 60:.0f} more minutes")
     save_json(args.output, {"config": args.config, "cores": args.cores, "wall_s": wall, "source": str(source),
+                            "source_commit": source_commit(source),
                             "targets": args.target, "cpu_s": cpu, "sittings": sittings, "failed_jobs": failed,
                             "complete": returncode == 0, **projection,
                             "job_time_s": busy, "rules": rules, "papers": papers,
