@@ -840,10 +840,12 @@ def test_fast_compile_reruns_exactly_the_listed_experiments_stages(settled_run, 
     extra.write_text(yaml.safe_dump({"fast_compile": {"experiments": [*TINY_CONFIG["fast_compile"]["experiments"],
                                                                        "logreg"]}}))
     plan = dry_run_plan(work, str(extra))
+
     def model(path):  # results/<stage>/<posterior>/...: the posterior's model
         return path.split("/")[2].split("-")[-1] if path.count("/") >= 3 else None
 
-    logreg = {path for path, rule in rules.items() if rule in ("map", "reference", "approximate") and model(path) == "logreg"}
+    logreg = {path for path, rule in rules.items()
+              if rule in ("map", "reference", "approximate") and model(path) == "logreg"}
     assert logreg and logreg <= set(plan) <= logreg | downstream(inputs, logreg)
     assert not {path for path in plan if model(path) in ("gaussian", "bernreg", "poisgp")}
 
