@@ -166,7 +166,7 @@ def test_tiny_run_compile_effort_follows_fast_compile(tiny_run):
     regression `optimised` ones, and each sidecar records which (geobayes.pipeline.compile_effort)."""
     fast = TINY_CONFIG["fast_compile"]
     assert {"gaussian", "glm"} <= set(fast["experiments"]) and "logreg" not in fast["experiments"]
-    assert "rules" not in fast  # default: map, reference and approximate
+    assert fast["rules"] == ["map", "reference", "approximate"] and not fast["except_methods"]
     expected = {
         "results/map/d2-gaussian/euclidean.json": "fast",
         "results/approximation/d2-gaussian/euclidean/rla_b/seed0/samples.json": "fast",
