@@ -128,7 +128,7 @@ def test_unknown_key_names_the_file_and_suggests_the_spelling(tmp_path):
     ("overrides", "dotted", "bad", "allowed"),
     [
         ({"device": "tpu"}, "device", "tpu", ["cpu", "gpu"]),
-        ({"approximation": {"ode": {"solver": "rk4"}}}, "approximation.ode.solver", "rk4", ["dopri5", "tsit5"]),
+        ({"approximation": {"ode": {"solver": "rk4"}}}, "approximation.ode.solver", "rk4", ["dopri5", "tsit5", "bosh3"]),
         ({"experiments": {"logreg": {"datasets": ["ripley", "iris"]}}}, "experiments.logreg.datasets[1]", "iris",
          ["ripley", "pima", "heart", "australian", "german"]),
         ({"experiments": {"logreg": {"inputs": ["whitened"]}}}, "experiments.logreg.inputs[0]", "whitened",

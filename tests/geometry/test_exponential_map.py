@@ -121,6 +121,21 @@ def test_library_endpoints_match_tighter_reference_solve():
         np.testing.assert_allclose(tight.points[i], reference, rtol=1e-8, atol=1e-9)
 
 
+def test_bosh3_solves_the_geodesic_to_its_tolerance_with_steps_of_its_own():
+    """``ode.solver: bosh3`` reaches Diffrax's Bogacki-Shampine 3(2): at a tight tolerance its end
+    points are the independent reference's, and its lower order takes more steps than Dopri5's."""
+    rng = np.random.default_rng(3)
+    base = jnp.asarray(rng.normal(scale=0.5, size=POSTERIOR.dim))
+    velocities = jnp.asarray(rng.normal(size=(BATCH, POSTERIOR.dim)))
+    ode = {solver: OdeSettings(solver=solver, rtol=1e-9, atol=1e-10, max_steps=100_000) for solver in ("dopri5", "bosh3")}
+    ends = {solver: exponential_map(Monge(), POSTERIOR, base, velocities, settings) for solver, settings in ode.items()}
+    assert bool(jnp.all(ends["bosh3"].successful))
+    assert bool(jnp.all(ends["bosh3"].num_steps > 2 * ends["dopri5"].num_steps))
+    for i in range(BATCH):
+        reference, _ = _reference_geodesic(Monge(), POSTERIOR, base, velocities[i])
+        np.testing.assert_allclose(ends["bosh3"].points[i], reference, rtol=1e-7, atol=1e-8)
+
+
 def test_a_geodesic_solved_in_two_pieces_ends_where_the_whole_solve_ends():
     """``solve_geodesic(span=...)`` integrates a piece of the same geodesic from its state at the
     piece's start (benchmarks/geodesic_segments.py): [0, 0.4] then [0.4, 1] == [0, 1]."""

@@ -52,7 +52,7 @@ def test_every_method_declares_a_typed_config(name):
     ("rla_b", {"ode": {"max_steps": 4096.7}},
      "approximation.ode.max_steps: expected an integer, got 4096.7 (not integral; it would be truncated)"),
     ("rla_f", {"ode": {"rtol": "tight"}}, "approximation.ode.rtol: expected a number, got 'tight'"),
-    ("rla_f", {"ode": {"solver": "rk4"}}, "approximation.ode.solver: 'rk4' is not one of 'dopri5', 'tsit5'"),
+    ("rla_f", {"ode": {"solver": "rk4"}}, "approximation.ode.solver: 'rk4' is not one of 'dopri5', 'tsit5', 'bosh3'"),
     ("rla_b", {"ode": {"sovler": "dopri5"}}, "approximation.ode.sovler: unknown key; did you mean 'solver'?"),
     ("rla_blog", {"log_map": {"max_step": 3}}, "approximation.log_map.max_step: unknown key; did you mean 'max_steps'?"),
     ("rla_blog", {"log_map": {"batch_size": 1.5}}, "approximation.log_map.batch_size: expected an integer, got 1.5"),
@@ -188,3 +188,28 @@ def test_a_method_config_does_not_make_a_job_depend_on_other_methods_solvers():
     assert rla_b & solvers == {"geobayes.geometry.exponential_map"}
     assert wg & solvers == {"geobayes.geometry.approximate_exponential_map"}
     assert not {f"geobayes.methods.{m}" for m in ("rla_blog", "wg", "rla_b")} & ela
+
+
+@pytest.mark.parametrize(("name", "mapping", "configured", "expected"), [
+    ("rla_b", {}, 6, 6),                                  # Dopri5: 6 new evaluations a step (SciPy's nfev)
+    ("rla_f", {"ode": {"solver": "tsit5"}}, 6, 6),
+    ("rla_b", {"ode": {"solver": "bosh3"}}, 3, 3),        # Bogacki-Shampine: 3
+    ("wg", {}, 6, 1),                                     # the method's own count wins
+    ("ela", {}, 6, 6),                                    # no solver: the configured count
+])
+def test_evaluations_per_step_follow_the_method_and_its_solver(name, mapping, configured, expected):
+    from geobayes.methods import evaluations_per_step
+
+    assert evaluations_per_step(get_method(name), method_config(name, mapping), configured) == expected
+
+
+def test_evaluations_per_step_that_disagree_with_the_solver_are_one_line_naming_both_keys():
+    from geobayes.methods import evaluations_per_step
+
+    config = method_config("rla_b", {"ode": {"solver": "bosh3"}})
+    with pytest.raises(ValueError) as error:
+        evaluations_per_step(get_method("rla_b"), config, 6)
+    message = str(error.value)
+    assert "\n" not in message
+    assert "approximation.evaluations_per_step is 6" in message and "approximation.ode.solver bosh3" in message
+    assert OdeSolver.BOSH3.evaluations_per_step == 3 and OdeSolver.DOPRI5.evaluations_per_step == 6

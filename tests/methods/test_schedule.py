@@ -133,16 +133,20 @@ def test_exp_map_keeps_failures_and_step_counts_in_order_for_every_chunk_size(ra
                                   np.asarray(ends[Schedule(5, sort_by_difficulty=True)].points))
 
 
-def test_refilled_lanes_give_the_draws_of_one_batch_through_the_method_config(raw_ripley):
+@pytest.mark.parametrize("solver", ["dopri5", "bosh3"])
+def test_refilled_lanes_give_the_draws_of_one_batch_through_the_method_config(solver, raw_ripley):
     """``approximation.schedule.refill`` reaches RLA-B's Exp map: 3 lanes refilled, longest
-    geodesics first, draw what one ``vmap`` of all samples draws (result codes and steps equal)."""
+    geodesics first, draw what one ``vmap`` of all samples draws (result codes and steps equal),
+    with the papers' Dopri5 and with Bosh3 (``approximation.ode.solver``)."""
     posterior, mode = raw_ripley
     key = jax.random.PRNGKey(7)
     draws = {}
     for refill in (False, True):
         schedule = {"chunk_size": 3 if refill else 0, "sort_by_difficulty": refill, "refill": refill}
-        approximation = get_method("rla_b").fit(posterior, method_config("rla_b", {"schedule": schedule}), key,
+        options = {"schedule": schedule, "ode": {"solver": solver}}
+        approximation = get_method("rla_b").fit(posterior, method_config("rla_b", options), key,
                                                 mode=mode).approximation
+        assert approximation.ode.solver == solver
         assert approximation.schedule.refill is refill
         draws[refill] = approximation.sample(key, N)
     assert len(set(np.asarray(draws[False].num_steps).tolist())) > 1  # lanes finish at different times

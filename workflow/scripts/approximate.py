@@ -18,7 +18,7 @@ import numpy as np
 
 from geobayes.floating_point import floating_point
 from geobayes.io import load_npz, save_json, save_npz
-from geobayes.methods import get_method, method_config, summarise_draws
+from geobayes.methods import evaluations_per_step, get_method, method_config, summarise_draws
 from geobayes.optimize import tangent_precision
 from geobayes.pipeline.compile_clock import CompileClock
 from geobayes.pipeline.compile_effort import use_compile_effort
@@ -37,8 +37,8 @@ with logged_to(smk.log[0]) as log:
     # sets one (the networks: Fisher = GGN + prior precision, laplace-torch's full Laplace).
     cfg = {**smk.params.approximation, "precision": tangent_precision(anchor, smk.params.model)}
     config = method_config(method, cfg)  # typed: a misspelt or mistyped key fails here, by name
-    # T counts solver steps x evaluations per step: 6 for Dopri5; a method may set its own.
-    per_step = getattr(get_method(method), "EVALUATIONS_PER_STEP", cfg["evaluations_per_step"])
+    # T counts solver steps x evaluations per step: 6 for Dopri5, 3 for Bosh3; a method may set its own.
+    per_step = evaluations_per_step(get_method(method), config, cfg["evaluations_per_step"])
     # approximation.dtype: the posterior, the fit and the draws in float64 or float32 (the papers' code).
     with floating_point(cfg["dtype"]):
         posterior = build_posterior(smk.wildcards.posterior, smk.input.data or None, smk.params.model)

@@ -17,16 +17,31 @@ from geobayes.settings import enum_converter
 
 
 class OdeSolver(str, Enum):
-    """Explicit Runge-Kutta solver of the geodesic IVP (config ``approximation.ode.solver``)."""
+    """Explicit Runge-Kutta solver of the geodesic IVP (config ``approximation.ode.solver``).
+
+    ``dopri5`` (Dormand-Prince 5(4), SciPy's ``RK45``) is the papers' (Yu et al. 2024, Sec. 5;
+    Bergamin et al. 2023). ``bosh3`` (Bogacki-Shampine 3(2)) spends 3 new vector-field evaluations
+    a step against Dopri5's and Tsit5's 6. Where a geodesic's step size is capped by the explicit
+    solver's stability rather than its accuracy (raw-input logistic regression, the networks: a
+    thousand steps a geodesic at ``rtol = 1e-3``) it takes about as many steps and so costs about
+    half, and ends nearer a tight solve; on smooth geodesics it takes more, smaller steps
+    (``benchmarks/bench_ode_solver.py``).
+    """
 
     DOPRI5 = "dopri5"
     TSIT5 = "tsit5"
+    BOSH3 = "bosh3"
 
     def __str__(self) -> str:
         return self.value
 
+    @property
+    def evaluations_per_step(self) -> int:
+        """New vector-field evaluations per attempted step (first-same-as-last: the stages but one)."""
+        return 3 if self is OdeSolver.BOSH3 else 6
 
-_SOLVERS = {OdeSolver.DOPRI5: diffrax.Dopri5, OdeSolver.TSIT5: diffrax.Tsit5}
+
+_SOLVERS = {OdeSolver.DOPRI5: diffrax.Dopri5, OdeSolver.TSIT5: diffrax.Tsit5, OdeSolver.BOSH3: diffrax.Bosh3}
 
 
 class OdeSettings(eqx.Module):

@@ -18,12 +18,15 @@ from typing import TYPE_CHECKING, Any
 from geobayes.methods.registry import GENERAL_METHOD_NAMES, METHOD_NAMES, REGISTRY, MethodEntry
 
 if TYPE_CHECKING:  # also the workflow's static import walk (code digests) sees the dependency
-    from geobayes.methods.base import ApproximateDraws, FitResult, checked_mode, sample_count, summarise_draws
+    from geobayes.methods.base import (
+        ApproximateDraws, FitResult, checked_mode, evaluations_per_step, sample_count, summarise_draws,
+    )
 
 #: Names re-exported from :mod:`geobayes.methods.base`, which imports JAX: loaded on first use
 #: (PEP 562), so that the labels and the registry (the report jobs' only use of this package)
 #: do not import JAX.
-_FROM_BASE = ("ApproximateDraws", "FitResult", "checked_mode", "sample_count", "summarise_draws")
+_FROM_BASE = ("ApproximateDraws", "FitResult", "checked_mode", "evaluations_per_step", "sample_count",
+              "summarise_draws")
 
 
 def __getattr__(name: str) -> Any:
@@ -62,5 +65,5 @@ def method_config(name: str, mapping: Mapping[str, Any] | None = None, *, path: 
 
 __all__ = [
     "GENERAL_METHOD_NAMES", "METHOD_NAMES", "REGISTRY", "ApproximateDraws", "FitResult", "MethodEntry",
-    "checked_mode", "get_method", "method_config", "sample_count", "summarise_draws",
+    "checked_mode", "evaluations_per_step", "get_method", "method_config", "sample_count", "summarise_draws",
 ]

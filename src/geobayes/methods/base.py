@@ -55,6 +55,31 @@ class FitResult(NamedTuple):
     stats: dict
 
 
+def evaluations_per_step(method, config, configured: int) -> int:
+    """Vector-field evaluations a solver step of ``method``, for the cost ``T`` of :func:`summarise_draws`.
+
+    A method module may set its own (``EVALUATIONS_PER_STEP``: one gradient an iteration of the
+    particle methods and the wrapped Gaussian's inversion); otherwise ``configured``
+    (``approximation.evaluations_per_step``, 6 for Dopri5 as SciPy's ``nfev`` counts them), which
+    must agree with the geodesic solver the method's config names (``ode.solver``: Bosh3 evaluates
+    3 times a step).
+
+    Raises
+    ------
+    ValueError
+        One line naming both keys when ``configured`` is not the solver's count.
+    """
+    own = getattr(method, "EVALUATIONS_PER_STEP", None)
+    if own is not None:
+        return int(own)
+    ode = getattr(config, "ode", None)
+    if ode is not None and int(configured) != ode.solver.evaluations_per_step:
+        raise ValueError(f"approximation.evaluations_per_step is {configured}, but approximation.ode.solver "
+                         f"{ode.solver} evaluates the vector field {ode.solver.evaluations_per_step} times a step; "
+                         f"set it to {ode.solver.evaluations_per_step}")
+    return int(configured)
+
+
 def summarise_draws(draws: ApproximateDraws, evaluations_per_step: int) -> dict:
     """Counts and cost of a batch of draws.
 
