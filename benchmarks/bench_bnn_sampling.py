@@ -181,14 +181,19 @@ def with_override(approximation: dict, block: str, override: dict) -> dict:
 
 def parse_override(text: str | None) -> dict:
     """``"rtol=1e-6,atol=1e-3"`` -> ``{"rtol": 1e-06, "atol": 0.001}``; integers stay integers,
-    ``true``/``false`` become booleans."""
+    ``true``/``false`` become booleans, other words stay strings (``solver=bosh3``)."""
     if text is None:
         return {}
 
     def value(raw: str):
         if raw in ("true", "false"):
             return raw == "true"
-        return int(raw) if raw.lstrip("-").isdigit() else float(raw)
+        if raw.lstrip("-").isdigit():
+            return int(raw)
+        try:
+            return float(raw)
+        except ValueError:
+            return raw
 
     return {name: value(raw) for name, raw in (item.split("=") for item in text.split(","))}
 

@@ -17,7 +17,11 @@ so every schedule solves the same geodesics), the schedules of :class:`geobayes.
   :mod:`geobayes.geometry.refilled_lanes`); sorted: the longest geodesics first. Waste
   ``1 - sum(num_steps) / (k * iterations)`` (:func:`geobayes.batching.refill_waste`);
 * ``chunk 1``: one sample at a time inside one compiled loop (no lock-step waste at all, no
-  vectorisation either).
+  vectorisation either);
+* ``refill sorted k <solver>``: with ``--solvers dopri5 bosh3``, the refilled schedule again with
+  each further solver at the same tolerances (``approximation.ode.solver``; Bogacki-Shampine 3(2)
+  spends 3 vector-field evaluations a step against Dopri5's 6). Its draws differ from Dopri5's by
+  the solvers' errors, so its "largest difference from the full batch" is that, not round-off.
 
 Per schedule: the median wall time of ``--repeats`` calls after a warm-up (compile) call (the
 timed calls go round-robin over the schedules, so that a burst of load on a shared machine hits
@@ -71,12 +75,16 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument("--sequential", action=argparse.BooleanOptionalAction, default=True,
                         help="also time chunk size 1 (default: on)")
     parser.add_argument("--repeats", type=int, default=3, help="timed calls after the warm-up (median)")
+    parser.add_argument("--solvers", nargs="+", default=["dopri5"], choices=["dopri5", "tsit5", "bosh3"],
+                        help="dopri5 (every schedule) then further solvers (refill sorted only)")
     parser.add_argument("--map-restarts", type=int, default=5)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--output", type=Path, default=DEFAULT_OUTPUT)
     args = parser.parse_args(argv)
     if args.repeats < 1 or any(k < 1 for k in args.chunks):
         parser.error("--repeats and --chunks must be >= 1")
+    if args.solvers[0] != "dopri5":
+        parser.error("--solvers must start with dopri5 (the schedules' solver)")
     return args
 
 
@@ -116,25 +124,30 @@ def main(argv=None) -> int:
                             jax.random.fold_in(key, 0), restarts=args.map_restarts)
         mode = jnp.asarray(estimate.position)
         approximation = get_method("rla_b").fit(posterior, method_config("rla_b"), key, mode=mode).approximation
+        others = {solver: get_method("rla_b").fit(posterior, method_config("rla_b", {"ode": {"solver": solver}}), key,
+                                                  mode=mode).approximation for solver in args.solvers[1:]}
         sample_key = jax.random.fold_in(key, 1)
         velocities = approximation.tangent.sample_velocities(sample_key, n)
         order = np.argsort(np.asarray(metric_speeds(Monge(), posterior, mode, velocities)), kind="stable")
         # refill's sorted order: longest first (exponential_map: argsort of -|v|_G)
         longest_first = np.asarray(jnp.argsort(-metric_speeds(Monge(), posterior, mode, velocities), stable=True))
 
-        schedules = [("full", Schedule(None))]
+        schedules = [("full", Schedule(None), approximation)]
         for k in args.chunks:
-            schedules += [(f"chunk {k}", Schedule(k)), (f"sorted {k}", Schedule(k, sort_by_difficulty=True)),
-                          (f"refill {k}", Schedule(k, refill=True)),
-                          (f"refill sorted {k}", Schedule(k, sort_by_difficulty=True, refill=True))]
+            schedules += [(f"chunk {k}", Schedule(k), approximation),
+                          (f"sorted {k}", Schedule(k, sort_by_difficulty=True), approximation),
+                          (f"refill {k}", Schedule(k, refill=True), approximation),
+                          (f"refill sorted {k}", Schedule(k, sort_by_difficulty=True, refill=True), approximation)]
+            schedules += [(f"refill sorted {k} {solver}", Schedule(k, sort_by_difficulty=True, refill=True), other)
+                          for solver, other in others.items()]
         if args.sequential:
-            schedules.append(("chunk 1", Schedule(1)))
+            schedules.append(("chunk 1", Schedule(1), approximation))
 
         # Warm-up (compile) call of every schedule, then the timed calls round-robin: on a shared
         # machine a burst of load then hits every schedule alike instead of one.
         calls, rows, reference = {}, [], None
-        for label, schedule in schedules:
-            calls[label] = (lambda s: lambda: jax.block_until_ready(approximation.sample(sample_key, n, s)))(schedule)
+        for label, schedule, approx in schedules:
+            calls[label] = (lambda s, a: lambda: jax.block_until_ready(a.sample(sample_key, n, s)))(schedule, approx)
             start = time.perf_counter()
             draws = calls[label]()
             first = time.perf_counter() - start
@@ -144,7 +157,7 @@ def main(argv=None) -> int:
             same_codes = bool(np.array_equal(steps, np.asarray(reference.num_steps))
                               and np.array_equal(np.asarray(draws.result_code), np.asarray(reference.result_code)))
             rows.append({
-                "schedule": label, "chunk_size": schedule.chunk_size,
+                "schedule": label, "chunk_size": schedule.chunk_size, "solver": str(approx.ode.solver),
                 "sort_by_difficulty": schedule.sort_by_difficulty, "first_call_s": first, "times_s": [],
                 "refill": schedule.refill,
                 "waste": (refill_waste(steps, schedule.chunk_for(n) or n,
@@ -202,7 +215,7 @@ def main(argv=None) -> int:
                     "load_average_start": load_start, "load_average_end": os.getloadavg()},
         "settings": {"cases": [list(c) for c in args.cases], "chunks": args.chunks, "repeats": args.repeats,
                      "sequential": args.sequential, "map_restarts": args.map_restarts, "seed": args.seed,
-                     "ode": "OdeSettings() defaults: dopri5, rtol 1e-3, atol 1e-6, max_steps 4096",
+                     "ode": "OdeSettings() defaults: dopri5, rtol 1e-3, atol 1e-6, max_steps 4096", "solvers": args.solvers,
                      "protocol": "warm-up call then `repeats` calls of approximation.sample(key, n, schedule) "
                                  "with the same key; median; waste = 1 - sum(steps)/sum_chunks(|c| max steps)"},
         "cases": cases,
