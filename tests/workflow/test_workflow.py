@@ -196,6 +196,24 @@ def test_bench_compile_effort_replays_a_job_of_the_run_at_both_efforts(tiny_run,
     assert row["max_abs_diff"] < 1e-10
 
 
+def test_bench_ode_solver_replays_a_job_of_the_run_with_each_solver(tiny_run, tmp_path):
+    """benchmarks/bench_ode_solver.py draws a job of a run with Dopri5 and Bosh3 and measures both against a
+    tight solve: both near it, with steps of their own (the solver reached the job)."""
+    output = tmp_path / "solver.json"
+    job = "d2-gaussian/euclidean/rla_b"
+    result = subprocess.run([sys.executable, "benchmarks/bench_ode_solver.py", "--tree", str(tiny_run),
+                             "--jobs", job, "--repeats", "1", "--accuracy-samples", "4", "--output", str(output)],
+                            cwd=REPO, env=local_environment(), capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
+    (row,) = load_json(output)["jobs"]
+    solvers = row["solvers"]
+    assert row["job"] == job and set(solvers) == {"dopri5", "bosh3"}
+    assert solvers["dopri5"]["speedup_over_dopri5"] == 1.0
+    assert solvers["bosh3"]["mean_steps"] != solvers["dopri5"]["mean_steps"]
+    for entry in solvers.values():
+        assert entry["n_failed"] == 0 and entry["relative_error_max"] < 1e-2
+
+
 def test_tiny_run_distances_compare_with_the_thinned_reference(tiny_run):
     """``evaluation.max_reference_draws`` (tiny: 500 of 1,000 draws): the evaluations, the floors and the
     NumPyro-Stan cross-check all read every 2nd reference draw."""
