@@ -20,14 +20,12 @@ Usage (from the repository root; a tree with the jobs' results, e.g. a quick run
 from __future__ import annotations
 
 import argparse
-import json
-import os
 import statistics
-import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
+
+from replayed_job import missing_job, replay_arguments, run_child, save_record
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_OUTPUT = REPO / "benchmarks" / "results" / "compile_effort.json"
@@ -40,7 +38,9 @@ DEFAULT_JOBS = (
 )
 
 CHILD = r"""
-import base64, json, sys, time
+import json, sys, time
+sys.path.insert(0, "benchmarks")
+from replayed_job import load_job
 from geobayes.pipeline.compile_effort import use_compile_effort
 tree, job, effort, out = sys.argv[1:5]
 use_compile_effort(effort)
@@ -54,12 +54,8 @@ from geobayes.pipeline.compile_clock import CompileClock
 from geobayes.pipeline.posteriors import build_posterior
 from geobayes.random import derive_key
 name, anchor, method = job.split("/")
-side = json.load(open(f"{tree}/results/approximation/{job}/seed0/samples.json"))
-cfg = {**side["config"]["approximation"], "precision": tangent_precision(anchor, side["config"]["model"])}
-# the job's data file, as Snakemake recorded its inputs (its metadata, keyed by the output's path)
-output = f"results/approximation/{job}/seed0/samples.npz"
-recorded = json.load(open(f"{tree}/.snakemake/metadata/{base64.urlsafe_b64encode(output.encode()).decode()}"))
-data = next((f"{tree}/{path}" for path in recorded["input"] if not path.startswith("results/map/")), None)
+side, approximation, data = load_job(tree, job)  # its sidecar and the data file Snakemake recorded
+cfg = {**approximation, "precision": tangent_precision(anchor, side["config"]["model"])}
 with floating_point(cfg["dtype"]):
     posterior = build_posterior(name, data, side["config"]["model"])
     mode = jnp.asarray(load_npz(f"{tree}/results/map/{name}/{anchor}.npz")["position"])
@@ -77,31 +73,20 @@ print(json.dumps({"compile_s": clock.seconds, "run_s": total - clock.seconds}))
 
 def run_job(tree: Path, job: str, effort: str, out: Path, cpu: int) -> dict:
     """One job's first repetition in a fresh interpreter at ``effort``: its compile and run seconds."""
-    env = {k: v for k, v in os.environ.items()
-           if not k.startswith(("JAX_COMPILATION_CACHE", "XLA_FLAGS", "JAX_PERSISTENT_CACHE"))}
-    command = ["taskset", "-c", str(cpu), sys.executable, "-c", CHILD, str(tree), job, effort, str(out)]
-    result = subprocess.run(command, env=env, capture_output=True, text=True, cwd=REPO)
-    if result.returncode != 0:
-        raise SystemExit(f"error: {job} at {effort}: {result.stderr.strip().splitlines()[-1]}")
-    return json.loads(result.stdout.strip().splitlines()[-1])
+    return run_child(CHILD, [str(tree), job, effort, str(out)], cpu, f"{job} at {effort}",
+                     drop_env=("JAX_COMPILATION_CACHE", "XLA_FLAGS", "JAX_PERSISTENT_CACHE"))
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--tree", type=Path, required=True, help="a pipeline run's directory (results/, data/)")
-    parser.add_argument("--jobs", nargs="+", default=list(DEFAULT_JOBS), help="posterior/anchor/method")
+    replay_arguments(parser, DEFAULT_JOBS, DEFAULT_OUTPUT)
     parser.add_argument("--repeats", type=int, default=2)
-    parser.add_argument("--cpu", type=int, default=0, help="the CPU every child runs on")
-    parser.add_argument("--output", type=Path, default=DEFAULT_OUTPUT)
     args = parser.parse_args(argv)
-    missing = [job for job in args.jobs
-               if not (args.tree / "results/approximation" / job / "seed0/samples.json").is_file()]
+    missing = missing_job(args.tree, args.jobs)
     if missing:
-        raise SystemExit(f"error: no results of {missing[0]} under {args.tree} (run its approximation first)")
+        raise SystemExit(f"error: no results of {missing} under {args.tree} (run its approximation first)")
 
     import numpy as np
-
-    from geobayes.io import provenance, save_json
 
     efforts = ("optimised", "fast")
     start, rows = time.perf_counter(), []
@@ -127,10 +112,7 @@ def main(argv=None) -> int:
             print(f"[{time.perf_counter() - start:6.0f}s] {job:45s} compile {row['optimised_compile_s']:6.2f} -> "
                   f"{row['fast_compile_s']:6.2f} s, run {row['optimised_run_s']:6.2f} -> {row['fast_run_s']:6.2f} s, "
                   f"total {row['total_ratio']:.2f}x, max |diff| {row['max_abs_diff']:.1e}", flush=True)
-    save_json(args.output, {"benchmark": "compile_effort", "description": __doc__.split("\n\n")[0],
-                            "provenance": provenance(), "tree": str(args.tree), "repeats": args.repeats,
-                            "cpu": args.cpu, "jobs": rows, "total_wall_s": time.perf_counter() - start})
-    print(f"wrote {args.output}")
+    save_record(args, "compile_effort", __doc__.split("\n\n")[0], rows, start)
     return 0
 
 

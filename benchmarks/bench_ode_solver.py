@@ -28,13 +28,11 @@ Usage (from the repository root; a tree with the jobs' results, e.g. a quick run
 from __future__ import annotations
 
 import argparse
-import json
-import os
 import statistics
-import subprocess
-import sys
 import time
 from pathlib import Path
+
+from replayed_job import missing_job, replay_arguments, run_child, save_record
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_OUTPUT = REPO / "benchmarks" / "results" / "ode_solver.json"
@@ -47,7 +45,9 @@ DEFAULT_JOBS = (
 )
 
 CHILD = r"""
-import base64, json, statistics, sys, time
+import json, statistics, sys, time
+sys.path.insert(0, "benchmarks")
+from replayed_job import load_job
 import jax, jax.numpy as jnp, numpy as np
 import geobayes  # float64
 from geobayes.floating_point import floating_point
@@ -59,11 +59,8 @@ from geobayes.random import derive_key
 tree, job, solvers, repeats, accuracy_samples, reference_tol = sys.argv[1:7]
 solvers, repeats, accuracy_samples, reference_tol = solvers.split(","), int(repeats), int(accuracy_samples), float(reference_tol)
 name, anchor, method = job.split("/")
-side = json.load(open(f"{tree}/results/approximation/{job}/seed0/samples.json"))
-cfg = {**side["config"]["approximation"], "precision": tangent_precision(anchor, side["config"]["model"])}
-output = f"results/approximation/{job}/seed0/samples.npz"
-recorded = json.load(open(f"{tree}/.snakemake/metadata/{base64.urlsafe_b64encode(output.encode()).decode()}"))
-data = next((f"{tree}/{path}" for path in recorded["input"] if not path.startswith("results/map/")), None)
+side, approximation, data = load_job(tree, job)  # its sidecar and the data file Snakemake recorded
+cfg = {**approximation, "precision": tangent_precision(anchor, side["config"]["model"])}
 with floating_point(cfg["dtype"]):
     posterior = build_posterior(name, data, side["config"]["model"])
     mode = jnp.asarray(load_npz(f"{tree}/results/map/{name}/{anchor}.npz")["position"])
@@ -108,34 +105,23 @@ print(json.dumps(row))
 def run_job(tree: Path, job: str, solvers: list[str], repeats: int, accuracy_samples: int, reference_tol: float,
             cpu: int) -> dict:
     """One job's solvers compared in a fresh interpreter on CPU ``cpu``."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("JAX_COMPILATION_CACHE", "JAX_PERSISTENT_CACHE"))}
-    command = ["taskset", "-c", str(cpu), sys.executable, "-c", CHILD, str(tree), job, ",".join(solvers),
-               str(repeats), str(accuracy_samples), str(reference_tol)]
-    result = subprocess.run(command, env=env, capture_output=True, text=True, cwd=REPO)
-    if result.returncode != 0:
-        raise SystemExit(f"error: {job}: {result.stderr.strip().splitlines()[-1]}")
-    return json.loads(result.stdout.strip().splitlines()[-1])
+    return run_child(CHILD, [str(tree), job, ",".join(solvers), str(repeats), str(accuracy_samples), str(reference_tol)],
+                     cpu, job, drop_env=("JAX_COMPILATION_CACHE", "JAX_PERSISTENT_CACHE"))
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--tree", type=Path, required=True, help="a pipeline run's directory (results/, data/)")
-    parser.add_argument("--jobs", nargs="+", default=list(DEFAULT_JOBS), help="posterior/anchor/method")
+    replay_arguments(parser, DEFAULT_JOBS, DEFAULT_OUTPUT)
     parser.add_argument("--solvers", nargs="+", default=["dopri5", "bosh3"], choices=["dopri5", "tsit5", "bosh3"])
     parser.add_argument("--repeats", type=int, default=2, help="timed calls per solver after the warm-up")
     parser.add_argument("--accuracy-samples", type=int, default=16)
     parser.add_argument("--reference-tol", type=float, default=1e-9)
-    parser.add_argument("--cpu", type=int, default=0, help="the CPU every child runs on")
-    parser.add_argument("--output", type=Path, default=DEFAULT_OUTPUT)
     args = parser.parse_args(argv)
     if args.solvers[0] != "dopri5":
         parser.error("--solvers must start with dopri5 (the baseline of the ratios)")
-    missing = [job for job in args.jobs
-               if not (args.tree / "results/approximation" / job / "seed0/samples.json").is_file()]
+    missing = missing_job(args.tree, args.jobs)
     if missing:
-        raise SystemExit(f"error: no results of {missing[0]} under {args.tree} (run its approximation first)")
-
-    from geobayes.io import provenance, save_json
+        raise SystemExit(f"error: no results of {missing} under {args.tree} (run its approximation first)")
 
     start, rows = time.perf_counter(), []
     for job in args.jobs:
@@ -149,10 +135,7 @@ def main(argv=None) -> int:
             print(f"    {solver:7s} {entry['median_s']:8.2f} s ({entry['speedup_over_dopri5']:.2f}x), "
                   f"{entry['mean_steps']:8.1f} steps, {entry['n_failed']} failed, relative error median "
                   f"{entry['relative_error_median']:.1e} max {entry['relative_error_max']:.1e}", flush=True)
-    save_json(args.output, {"benchmark": "ode_solver", "description": __doc__.split("\n\n")[0],
-                            "provenance": provenance(), "tree": str(args.tree), "repeats": args.repeats,
-                            "cpu": args.cpu, "jobs": rows, "total_wall_s": time.perf_counter() - start})
-    print(f"wrote {args.output}")
+    save_record(args, "ode_solver", __doc__.split("\n\n")[0], rows, start)
     return 0
 
 
