@@ -60,14 +60,15 @@ def test_small_configs_have_exactly_the_paper_keys(name):
     # snakemake merges --configfile over config/config.yaml, so a key missing from a
     # small config would silently keep its paper-scale value. A small config may add entries
     # to the maps keyed by names that exist only at its scale (a posterior's NUTS overrides, a
-    # method's sample count) and an experiment's own precision (quick: the CNN in float32; at
-    # paper scale it follows approximation.dtype): nothing of the paper config leaks through those.
+    # method's sample count), an experiment's own precision (quick: the CNN in float32; at paper
+    # scale it follows approximation.dtype) and its own geodesic solver (tiny: the Gaussian's Bosh3,
+    # with its evaluations a step): nothing of the paper config leaks through those.
     small, paper = leaf_paths(raw(name)), leaf_paths(raw("config"))
     assert paper <= small, sorted(paper - small)
     extra = sorted(p for p in small - paper
                    if not (p.startswith("reference.posterior_overrides.") or ".method_samples." in p
                            or ".posterior_method_samples." in p
-                           or re.fullmatch(r"experiments\.\w+\.approximation\.dtype", p)))
+                           or re.fullmatch(r"experiments\.\w+\.approximation\.(dtype|evaluations_per_step|ode\.solver)", p)))
     assert not extra, extra
 
 

@@ -196,6 +196,16 @@ def test_bench_compile_effort_replays_a_job_of_the_run_at_both_efforts(tiny_run,
     assert row["max_abs_diff"] < 1e-10
 
 
+def test_tiny_run_counts_the_evaluations_of_each_jobs_solver(tiny_run):
+    """The tiny Gaussian's geodesics run Bosh3 (its experiment's ``approximation.ode.solver``), the squiggle's
+    Dopri5: each job's cost T is its solver's evaluations a step times its mean steps."""
+    for job, solver, per_step in (("d2-gaussian/euclidean/rla_b", "bosh3", 3), ("d2-gaussian/euclidean/rla_f", "bosh3", 3),
+                                  ("easy-squiggle/hausdorff/rla_b", "dopri5", 6)):
+        record = load_json(tiny_run / f"results/approximation/{job}/seed0/samples.json")
+        assert record["config"]["approximation"]["ode"]["solver"] == solver, job
+        assert record["mean_steps"] > 0 and record["T"] == pytest.approx(per_step * record["mean_steps"]), job
+
+
 def test_bench_ode_solver_replays_a_job_of_the_run_with_each_solver(tiny_run, tmp_path):
     """benchmarks/bench_ode_solver.py draws a job of a run with Dopri5 and Bosh3 and measures both against a
     tight solve: both near it, with steps of their own (the solver reached the job)."""
