@@ -278,6 +278,29 @@ def test_crosscheck_exclude_leaves_posteriors_out_and_a_misspelt_one_is_one_line
     assert len(output.splitlines()) < 20, output[-3000:]
 
 
+def test_evaluations_per_step_that_are_not_the_solvers_are_one_line_naming_both_keys(tmp_path):
+    # The cost T counts evaluations: Bosh3 makes 3 a step, so leaving the shared 6 would misreport it.
+    overrides = tmp_path / "overrides.yaml"
+    overrides.write_text("experiments: {funnel: {approximation: {ode: {solver: bosh3}}}}\n")
+    result = run_snakemake("-n", "--directory", str(tmp_path), "-s", str(REPO / "Snakefile"),
+                           "--configfile", str(overrides))
+    assert result.returncode != 0
+    output = result.stdout + result.stderr
+    assert ("experiments.funnel.approximation: evaluations_per_step is 6, but ode.solver bosh3 evaluates the "
+            "vector field 3 times a step; set it to 3") in output
+    assert len(output.splitlines()) < 20, output[-3000:]
+
+
+def test_dag_and_library_agree_on_the_solvers_evaluations():
+    """approximation_common.smk lists each solver's evaluations a step without importing JAX."""
+    from geobayes.geometry.exponential_map import OdeSolver
+
+    text = (REPO / "workflow" / "rules" / "approximation_common.smk").read_text()
+    block = text.split("SOLVER_EVALUATIONS = {", 1)[1].split("}", 1)[0]
+    listed = {m.group(1): int(m.group(2)) for m in re.finditer(r'"(\w+)": (\d+)', block)}
+    assert listed == {str(solver): solver.evaluations_per_step for solver in OdeSolver}
+
+
 def test_dag_and_library_agree_on_the_snelson_split_files():
     """common.smk lists each split's registered files without importing the library."""
     from geobayes.data.snelson import SPLIT_FILES

@@ -60,6 +60,31 @@ def _check_posterior_method_samples():
 _check_posterior_method_samples()
 
 
+#: Vector-field evaluations a step of each geodesic solver (mirrors
+#: geobayes.geometry.exponential_map.OdeSolver.evaluations_per_step; a test keeps them equal, so the
+#: Snakefile need not import JAX).
+SOLVER_EVALUATIONS = {"dopri5": 6, "tsit5": 6, "bosh3": 3}
+
+
+def _check_evaluations_per_step():
+    """The `approximation.evaluations_per_step` of the shared block and of each experiment's overrides
+    is the count of its `ode.solver` (the cost T counts evaluations): a mismatch stops the workflow
+    before any job, in one line naming both keys (a job would stop at it too)."""
+    shared = config["approximation"]
+    blocks = [("approximation", {})] + [(f"experiments.{experiment}.approximation", options.get("approximation") or {})
+                                        for experiment, options in EXPERIMENTS.items()]
+    for where, overrides in blocks:
+        solver = {**shared["ode"], **overrides.get("ode", {})}["solver"]
+        count = overrides.get("evaluations_per_step", shared["evaluations_per_step"])
+        if count != SOLVER_EVALUATIONS[solver]:
+            raise WorkflowError(f"{where}: evaluations_per_step is {count}, but ode.solver {solver} evaluates the "
+                                f"vector field {SOLVER_EVALUATIONS[solver]} times a step; set it to "
+                                f"{SOLVER_EVALUATIONS[solver]}")
+
+
+_check_evaluations_per_step()
+
+
 def timing_settings(wildcards):
     """`approximation_settings` less the draw counts (`samples`, `repetitions`), which a timing job
     does not use (it draws `timing`'s counts): a sample count changed by `method_samples` reruns

@@ -36,9 +36,12 @@ with logged_to(smk.log[0]) as log:
     # Hessian precision at the Euclidean MAP, Fisher at the Hausdorff MAP, unless the experiment
     # sets one (the networks: Fisher = GGN + prior precision, laplace-torch's full Laplace).
     cfg = {**smk.params.approximation, "precision": tangent_precision(anchor, smk.params.model)}
-    config = method_config(method, cfg)  # typed: a misspelt or mistyped key fails here, by name
-    # T counts solver steps x evaluations per step: 6 for Dopri5, 3 for Bosh3; a method may set its own.
-    per_step = evaluations_per_step(get_method(method), config, cfg["evaluations_per_step"])
+    try:
+        config = method_config(method, cfg)  # typed: a misspelt or mistyped key fails here, by name
+        # T counts solver steps x evaluations per step: 6 for Dopri5, 3 for Bosh3; a method may set its own.
+        per_step = evaluations_per_step(get_method(method), config, cfg["evaluations_per_step"])
+    except ValueError as error:  # a config error: its one line, no traceback
+        raise SystemExit(f"error: {error}") from None
     # approximation.dtype: the posterior, the fit and the draws in float64 or float32 (the papers' code).
     with floating_point(cfg["dtype"]):
         posterior = build_posterior(smk.wildcards.posterior, smk.input.data or None, smk.params.model)
