@@ -17,7 +17,7 @@ from geobayes.dataset import Dataset
 from geobayes.geometry.approximate_exponential_map import ExpMapSettings, LeastSquaresSolver
 from geobayes.geometry.exponential_map import OdeSettings, OdeSolver
 from geobayes.geometry.logarithmic_map import LogMapSettings
-from geobayes.methods import GENERAL_METHOD_NAMES, METHOD_NAMES, get_method, method_config
+from geobayes.methods import GENERAL_METHOD_NAMES, METHOD_NAMES, evaluations_per_step, get_method, method_config
 from geobayes.methods.labels import METHOD_LABELS, method_label
 from geobayes.methods.config import PIPELINE_KEYS, MethodConfig, approximation_keys
 from geobayes.methods.tangent_gaussian import Precision
@@ -198,14 +198,10 @@ def test_a_method_config_does_not_make_a_job_depend_on_other_methods_solvers():
     ("ela", {}, 6, 6),                                    # no solver: the configured count
 ])
 def test_evaluations_per_step_follow_the_method_and_its_solver(name, mapping, configured, expected):
-    from geobayes.methods import evaluations_per_step
-
     assert evaluations_per_step(get_method(name), method_config(name, mapping), configured) == expected
 
 
 def test_evaluations_per_step_that_disagree_with_the_solver_are_one_line_naming_both_keys():
-    from geobayes.methods import evaluations_per_step
-
     config = method_config("rla_b", {"ode": {"solver": "bosh3"}})
     with pytest.raises(ValueError) as error:
         evaluations_per_step(get_method("rla_b"), config, 6)
