@@ -127,7 +127,7 @@ def main(argv=None) -> int:
     for job in args.jobs:
         row = run_job(args.tree, job, args.solvers, args.repeats, args.accuracy_samples, args.reference_tol, args.cpu)
         base = row["solvers"]["dopri5"]
-        for solver, entry in row["solvers"].items():
+        for entry in row["solvers"].values():
             entry["speedup_over_dopri5"] = base["median_s"] / entry["median_s"]
         rows.append(row)
         print(f"[{time.perf_counter() - start:6.0f}s] {job}", flush=True)
