@@ -8,7 +8,7 @@ import pytest
 
 from softmax_posteriors import blobs_softmax_posterior
 
-from geobayes.networks.classifier_predictive import grid_points, predictive_probabilities
+from geobayes.networks.classifier_predictive import _point_mass_once, grid_points, predictive_probabilities
 
 POSTERIOR = blobs_softmax_posterior()
 X_NEW = np.random.default_rng(1).normal(size=(17, 2))
@@ -34,6 +34,16 @@ def test_linearised_predictive_uses_the_network_linearised_at_the_anchor():
     at_anchor = predictive_probabilities(POSTERIOR, THETA[:1], X_NEW, linearised_at=anchor)
     np.testing.assert_allclose(at_anchor, predictive_probabilities(POSTERIOR, THETA[:1], X_NEW), rtol=1e-12)
     assert np.max(np.abs(got - predictive_probabilities(POSTERIOR, THETA, X_NEW))) > 1e-3
+
+
+def test_a_point_mass_is_evaluated_once_with_the_same_predictive():
+    copies = np.repeat(THETA[:1], 5, axis=0)  # the MAP method's draws: one weight vector S times
+    assert _point_mass_once(copies).shape == (1, POSTERIOR.dim)
+    assert _point_mass_once(THETA).shape == THETA.shape  # distinct draws: every one evaluated
+    for at in (None, jnp.asarray(THETA[1])):
+        np.testing.assert_allclose(predictive_probabilities(POSTERIOR, copies, X_NEW, linearised_at=at),
+                                   predictive_probabilities(POSTERIOR, THETA[:1], X_NEW, linearised_at=at),
+                                   rtol=1e-15, atol=0)
 
 
 def test_bad_samples_and_inputs_are_named():
