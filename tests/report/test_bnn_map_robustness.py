@@ -16,9 +16,9 @@ from geobayes.metrics.pushforward_w2 import pushforward_wasserstein2
 from geobayes.report.bnn_map_robustness import (
     build_map_predictives_figure,
     default_ylim,
-    map_predictives_figure,
     optimum_label,
 )
+from geobayes.report.figures import save_figure
 from geobayes.report.table_spec import read_table_specs
 from geobayes.report.tables import render_markdown, table_cells
 from geobayes.report.tidy import tidy_frame
@@ -160,7 +160,7 @@ def test_figure_has_a_panel_per_method_and_optimum(tmp_path):
     texts = [t.get_text() for ax in axes for t in ax.texts]
     assert "every sample failed" in texts and "7 failed" in texts and "1 failed" in texts
     assert axes[0].get_ylim() == pytest.approx(default_ylim(np.sin(X_TRAIN)))
-    written = map_predictives_figure(tmp_path / "maps.pdf", X, runs, png_path=tmp_path / "maps.png")
+    written = save_figure(build_map_predictives_figure(X, runs), tmp_path / "maps.pdf", tmp_path / "maps.png")
     assert [p.name for p in written] == ["maps.pdf", "maps.png"]
     assert (tmp_path / "maps.pdf").read_bytes()[:4] == b"%PDF" and (tmp_path / "maps.png").stat().st_size > 0
     assert sorted(p.name for p in tmp_path.iterdir()) == ["maps.pdf", "maps.png"]  # no temporary left
@@ -180,5 +180,5 @@ def test_figure_rejects_bad_input(runs, options, message):
 
 def test_writer_refuses_an_unknown_format(tmp_path):
     with pytest.raises(ValueError, match="must end in one of"):
-        map_predictives_figure(tmp_path / "maps.jpg", X, {"WG": [np.zeros((3, 6))]})
+        save_figure(build_map_predictives_figure(X, {"WG": [np.zeros((3, 6))]}), tmp_path / "maps.jpg")
     assert not list(tmp_path.iterdir())

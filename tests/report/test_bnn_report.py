@@ -10,15 +10,10 @@ from geobayes.report.bnn_figures import (
     FunctionPanel,
     build_function_sample_figure,
     build_predictive_band_figure,
-    function_sample_panels,
-    predictive_band_panels,
     training_intervals,
 )
-from geobayes.report.bnn_pushforward_figures import (
-    build_pushforward_figure,
-    pushforward_figure,
-    wasserstein_across_maps_figure,
-)
+from geobayes.report.bnn_pushforward_figures import build_pushforward_figure, build_wasserstein_across_maps_figure
+from geobayes.report.figures import save_figure
 
 
 # ---------------------------------------------------------------- figures
@@ -64,10 +59,10 @@ def is_png(path):
     return path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and path.stat().st_size > 1000
 
 
-def test_function_sample_panels_write_pdf_and_png(tmp_path):
+def test_function_sample_figure_writes_pdf_and_png(tmp_path):
     rows = function_rows()
-    written = function_sample_panels(tmp_path / "f" / "fig6.pdf", rows, row_labels=["complete", "gap"],
-                                     png_path=tmp_path / "f" / "fig6.png")
+    written = save_figure(build_function_sample_figure(rows, row_labels=["complete", "gap"]),
+                          tmp_path / "f" / "fig6.pdf", tmp_path / "f" / "fig6.png")
     assert [p.name for p in written] == ["fig6.pdf", "fig6.png"]
     assert is_pdf(written[0]) and is_png(written[1])
     assert not list((tmp_path / "f").glob(".*.tmp"))
@@ -80,10 +75,10 @@ def test_function_sample_panels_write_pdf_and_png(tmp_path):
     assert len(axes[0].patches) == 1 and len(axes[4].patches) == 2  # shading: complete one, gap two intervals
 
 
-def test_predictive_band_panels_write_files(tmp_path):
+def test_predictive_band_figure_writes_files(tmp_path):
     rows = function_rows()
     rows[1][3] = None  # a blank cell
-    written = predictive_band_panels(tmp_path / "band.png", rows)
+    written = save_figure(build_predictive_band_figure(rows), tmp_path / "band.png")
     assert is_png(written[0])
     fig = build_predictive_band_figure(rows)
     assert len(fig.axes) == 8 and not fig.axes[7].axison
@@ -93,13 +88,13 @@ def test_figures_raise_on_mismatched_shapes(tmp_path):
     rows = function_rows()
     bad = rows[0][1]._replace(f_samples=np.zeros((5, 7)))
     with pytest.raises(ValueError, match=r"f_samples of panels\[0\]\[1\] \('RLA-BLog'\).*\(S, 120\).*\(5, 7\)"):
-        function_sample_panels(tmp_path / "x.pdf", [[rows[0][0], bad]])
+        save_figure(build_function_sample_figure([[rows[0][0], bad]]), tmp_path / "x.pdf")
     with pytest.raises(ValueError, match="y_train of"):
         build_function_sample_figure([rows[0][0]._replace(y_train=np.zeros(3))])
     with pytest.raises(ValueError, match="rows of equal"):
         build_function_sample_figure([rows[0], rows[1][:2]])
     with pytest.raises(ValueError, match="must end in one of"):
-        function_sample_panels(tmp_path / "x.jpg", rows)
+        save_figure(build_function_sample_figure(rows), tmp_path / "x.jpg")
     with pytest.raises(ValueError, match="noise_std of panel"):
         build_predictive_band_figure([rows[0][0]._replace(noise_std=np.ones(3))])
     assert not list(tmp_path.iterdir())
@@ -119,11 +114,10 @@ def hartmann_like(seed=1):
 
 def test_pushforward_figure_writes_files(tmp_path):
     _, x, samples, x_train, y_train = hartmann_like()
-    written = pushforward_figure(
-        tmp_path / "fig5.pdf", x, samples, x_train=x_train, y_train=y_train, map_f=np.sin(x),
+    written = save_figure(build_pushforward_figure(
+        x, samples, x_train=x_train, y_train=y_train, map_f=np.sin(x),
         noise_std={"WG": np.full(300, 0.3), "NUTS": 0.3}, probe_x=[1.0, 2.5, 8.0], ylim=(-4, 4),
-        png_path=tmp_path / "fig5.png",
-    )
+    ), tmp_path / "fig5.pdf", tmp_path / "fig5.png")
     assert is_pdf(written[0]) and is_png(written[1])
     fig = build_pushforward_figure(x, samples, probe_x=[2.5, 8.0])
     assert len(fig.axes) == 1 + 2 + 3
@@ -151,10 +145,10 @@ def test_wasserstein_across_maps_figure(tmp_path):
         "LA": pairwise_pushforward_wasserstein2([np.sin(x)[None] + k + rng.normal(size=(50, 150)) for k in range(5)]),
         "WG": (np.full(150, 0.05), np.full(150, 0.001)),
     }
-    written = wasserstein_across_maps_figure(tmp_path / "fig7.png", x, per_method, x_train=x_train)
+    written = save_figure(build_wasserstein_across_maps_figure(x, per_method, x_train=x_train), tmp_path / "fig7.png")
     assert is_png(written[0])
     with pytest.raises(ValueError, match=r"mean of per_method\['WG'\] must be a 1-D array of shape \(150,\)"):
-        wasserstein_across_maps_figure(tmp_path / "bad.png", x, {"WG": (np.zeros(3), np.zeros(3))})
+        save_figure(build_wasserstein_across_maps_figure(x, {"WG": (np.zeros(3), np.zeros(3))}), tmp_path / "bad.png")
     with pytest.raises(ValueError, match="PairwiseW2"):
-        wasserstein_across_maps_figure(tmp_path / "bad.png", x, {"WG": np.zeros(150)})
+        save_figure(build_wasserstein_across_maps_figure(x, {"WG": np.zeros(150)}), tmp_path / "bad.png")
     assert not (tmp_path / "bad.png").exists()

@@ -7,8 +7,9 @@ from geobayes.pipeline.warm_start import hand_over
 hand_over(snakemake)  # noqa: F821  (in the run's warm process, if one answers: geobayes.pipeline.warm_start)
 
 from geobayes.pipeline.step import logged_to
-from geobayes.report.bnn_figures import function_sample_panels, predictive_band_panels
+from geobayes.report.bnn_figures import build_function_sample_figure, build_predictive_band_figure
 from geobayes.report.bnn_panels import METHOD_LABELS, load_panel
+from geobayes.report.figures import save_figure
 
 smk = snakemake  # noqa: F821
 
@@ -18,6 +19,7 @@ with logged_to(smk.log[0]) as log:
     rows = [[load_panel(smk.input[f"{split}-{network}:{m}_seed0"], METHOD_LABELS.get(m, m)) for m in options["methods"]]
             for network in options["models"]]
     labels = list(options["models"])
-    function_sample_panels(smk.output.samples, rows, row_labels=labels, xlim=(lo, hi), ylim=(-4.0, 4.0))
-    predictive_band_panels(smk.output.predictive, rows, row_labels=labels, xlim=(lo, hi), ylim=(-4.0, 4.0))
+    window = {"row_labels": labels, "xlim": (lo, hi), "ylim": (-4.0, 4.0)}
+    save_figure(build_function_sample_figure(rows, **window), smk.output.samples)
+    save_figure(build_predictive_band_figure(rows, **window), smk.output.predictive)
     print(f"{split}: {len(rows)} networks x {len(options['methods'])} methods", file=log)

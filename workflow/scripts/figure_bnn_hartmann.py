@@ -7,8 +7,9 @@ hand_over(snakemake)  # noqa: F821  (in the run's warm process, if one answers: 
 
 from geobayes.io import load_npz
 from geobayes.pipeline.step import logged_to
-from geobayes.report.bnn_pushforward_figures import pushforward_figure
 from geobayes.report.bnn_panels import METHOD_LABELS
+from geobayes.report.bnn_pushforward_figures import build_pushforward_figure
+from geobayes.report.figures import save_figure
 
 smk = snakemake  # noqa: F821
 
@@ -24,6 +25,6 @@ with logged_to(smk.log[0]) as log:
     map_f = next(predictions[m]["f_mode"] for m in options["methods"] if "f_mode" in predictions[m])
     samples = {METHOD_LABELS[m]: p["f_grid"] for m, p in predictions.items() if "f_grid" in p}
     noise = {METHOD_LABELS[m]: p["noise_std"] for m, p in predictions.items() if "noise_std" in p}
-    pushforward_figure(smk.output.figure, grid, samples, x_train=reference["X_train"], y_train=reference["y_train"],
-                       map_f=map_f, noise_std=noise)
+    save_figure(build_pushforward_figure(grid, samples, x_train=reference["X_train"], y_train=reference["y_train"],
+                                         map_f=map_f, noise_std=noise), smk.output.figure)
     print(f"drew {sorted(samples)}", file=log)

@@ -9,9 +9,10 @@ hand_over(snakemake)  # noqa: F821  (in the run's warm process, if one answers: 
 from geobayes.io import load_json, load_npz
 from geobayes.metrics.pushforward_w2 import PairwiseW2
 from geobayes.pipeline.step import logged_to
-from geobayes.report.bnn_pushforward_figures import wasserstein_across_maps_figure
-from geobayes.report.bnn_map_robustness import map_predictives_figure
+from geobayes.report.bnn_map_robustness import build_map_predictives_figure
 from geobayes.report.bnn_panels import METHOD_LABELS
+from geobayes.report.bnn_pushforward_figures import build_wasserstein_across_maps_figure
+from geobayes.report.figures import save_figure
 
 smk = snakemake  # noqa: F821
 
@@ -23,14 +24,14 @@ with logged_to(smk.log[0]) as log:
     grid, x_train, y_train = first["grid"], first["X_train"], first["y_train"]
     map_f = load_npz(smk.input.optima_npz, required=("map_f",), what="map_robustness optima file")["map_f"]
     labels = {m: METHOD_LABELS[m] for m in methods}
-    map_predictives_figure(smk.output.maps, grid, {labels[m]: [p.get("f_grid") for p in predictions[m]] for m in methods},
-                           map_f=map_f, x_train=x_train, y_train=y_train,
-                           failed={labels[m]: failed[m] for m in methods})
+    per_optimum = {labels[m]: [p.get("f_grid") for p in predictions[m]] for m in methods}
+    save_figure(build_map_predictives_figure(grid, per_optimum, map_f=map_f, x_train=x_train, y_train=y_train,
+                                             failed={labels[m]: failed[m] for m in methods}), smk.output.maps)
     pairwise = {}
     for m in methods:
         arrays = load_npz(smk.input[f"{m}_npz"], what="map_robustness file")
         if bool(arrays["usable"]):
             pairwise[labels[m]] = PairwiseW2(arrays["mean"], arrays["variance"], arrays["per_pair"],
                                              tuple(map(tuple, arrays["pairs"].tolist())))
-    wasserstein_across_maps_figure(smk.output.w2, grid, pairwise, x_train=x_train)
+    save_figure(build_wasserstein_across_maps_figure(grid, pairwise, x_train=x_train), smk.output.w2)
     print(f"drew {len(optima)} optima x {methods}; W2 across optima of {sorted(pairwise)}", file=log)

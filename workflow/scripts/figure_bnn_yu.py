@@ -7,8 +7,9 @@ hand_over(snakemake)  # noqa: F821  (in the run's warm process, if one answers: 
 
 from geobayes.io import load_json
 from geobayes.pipeline.step import logged_to
-from geobayes.report.bnn_figures import function_sample_panels
+from geobayes.report.bnn_figures import build_function_sample_figure
 from geobayes.report.bnn_panels import METHOD_LABELS, load_panel
+from geobayes.report.figures import save_figure
 
 smk = snakemake  # noqa: F821
 
@@ -23,11 +24,9 @@ with logged_to(smk.log[0]) as log:
         return load_panel(smk.input[key], METHOD_LABELS[method], note)
 
     rows = [[panel(p, m) for m in [*geodesic, "nuts"]] for p in splits.values()]
-    function_sample_panels(smk.output.main, rows, row_labels=list(splits))
-    if "ela" in options["methods"]:
-        function_sample_panels(smk.output.ela, [[panel(p, "ela", note=split) for split, p in splits.items()]])
-    else:
-        function_sample_panels(smk.output.ela, [[panel(p, "nuts", note=split) for split, p in splits.items()]])
+    save_figure(build_function_sample_figure(rows, row_labels=list(splits)), smk.output.main)
+    shown = "ela" if "ela" in options["methods"] else "nuts"
+    save_figure(build_function_sample_figure([[panel(p, shown, note=split) for split, p in splits.items()]]), smk.output.ela)
     # Figs. 11-13: the repetition with the largest test MSE of each geodesic method.
     worst_rows = []
     for split, posterior in splits.items():
@@ -39,4 +38,4 @@ with logged_to(smk.log[0]) as log:
             print(f"{split} {method}: worst repetition seed{seed} (MSE {mse[seed]:.4g})", file=log)
             row.append(panel(posterior, method, seed, note=f"seed{seed}"))
         worst_rows.append(row)
-    function_sample_panels(smk.output.worst, worst_rows, row_labels=list(splits))
+    save_figure(build_function_sample_figure(worst_rows, row_labels=list(splits)), smk.output.worst)

@@ -1,30 +1,26 @@
 """Figures of BNN regression on Snelson's 1-D data (function samples, predictive bands, push-forwards).
 
-* :func:`function_sample_panels` -- a grid (rows: splits such as complete / gap; columns:
+* :func:`build_function_sample_figure` -- a grid (rows: splits such as complete / gap; columns:
   methods) of posterior function samples: Yu et al. (2024), Figs. 6 and 10-14 (grey
   shading over the x-range of the training data, training points, thin blue sample
   curves, the dark mean prediction; x in [-0.5, 6.5], y in [-4, 6], no ticks) and
   Bergamin et al. (2023), Fig. 5 and the "posterior" panels of Figs. D.1-D.4.
-* :func:`predictive_band_panels` -- the same grid with the predictive mean and a
+* :func:`build_predictive_band_figure` -- the same grid with the predictive mean and a
   mean :math:`\\pm 2` std band of the predictive including the observation noise
   (Bergamin et al. 2023, the "predictive" panels of Figs. D.1-D.4).
 Hartmann et al.'s (2026) push-forward figures (Figs. 5 and 7) are in
 :mod:`geobayes.report.bnn_pushforward_figures`; the input checks both use in
 :mod:`geobayes.report.function_checks`.
 
-Each writer takes the destination ``path`` (its suffix, ``.pdf``, ``.png`` or ``.svg``,
-is the format) and optionally a ``png_path`` for a PNG copy, as
-:func:`geobayes.report.figures.save_figure` writes a PDF for the paper and a PNG for the
-report; every file is written atomically (:func:`geobayes.io.atomic_path`). The
-``build_*`` functions return the :class:`matplotlib.figure.Figure` without writing it.
+The ``build_*`` functions return the :class:`matplotlib.figure.Figure`;
+:func:`geobayes.report.figures.save_figure` writes it to each destination (its suffix,
+``.pdf``, ``.png`` or ``.svg``, is the format), atomically, as for every figure of the pipeline.
 Figures are made without pyplot (Agg backend, selected by :mod:`geobayes.report.figures`).
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -33,7 +29,7 @@ from matplotlib.figure import Figure
 
 from geobayes.metrics.density_grid import check_window
 from geobayes.metrics.map_robustness import training_intervals  # re-exported (the figures shade them)
-from geobayes.report.figures import save_figure  # (also selects the Agg backend)
+import geobayes.report.figures  # noqa: F401  (selects the Agg backend, as every figure module does)
 from geobayes.report.function_checks import check_grid, check_intervals, check_positive_int, check_samples, check_vector
 from geobayes.report.sample_panels import thin_rows
 
@@ -41,9 +37,7 @@ __all__ = [
     "FunctionPanel",
     "training_intervals",
     "build_function_sample_figure",
-    "function_sample_panels",
     "build_predictive_band_figure",
-    "predictive_band_panels",
     "YU_XLIM",
     "YU_YLIM",
 ]
@@ -75,7 +69,7 @@ class FunctionPanel(NamedTuple):
         Training data, drawn as small dots; ``x_train`` also gives the shaded intervals
         (:func:`training_intervals`) unless ``intervals`` is given.
     noise_std : float or numpy.ndarray of shape (S,), optional
-        Observation-noise std (shared or per sample), for :func:`predictive_band_panels`.
+        Observation-noise std (shared or per sample), for :func:`build_predictive_band_figure`.
     intervals : sequence of (float, float), optional
         Shaded x-intervals, overriding those derived from ``x_train`` (``()`` for none).
     mean : numpy.ndarray, shape (G,), optional
@@ -256,34 +250,6 @@ def build_function_sample_figure(
                         gap_fraction=gap_fraction, panel_size=panel_size)
 
 
-def function_sample_panels(
-    path: str | os.PathLike[str],
-    panels: Sequence[Sequence[FunctionPanel | None]] | Sequence[FunctionPanel | None],
-    *,
-    png_path: str | os.PathLike[str] | None = None,
-    **options: Any,
-) -> list[Path]:
-    """Write :func:`build_function_sample_figure` to ``path`` (and ``png_path``), atomically.
-
-    Parameters
-    ----------
-    path : str or os.PathLike
-        Destination; its suffix (``.pdf``, ``.png``, ``.svg``) is the format.
-    panels : sequence of rows of FunctionPanel or None
-        As :func:`build_function_sample_figure`.
-    png_path : str or os.PathLike, optional
-        A PNG copy (for the report).
-    **options
-        Keyword options of :func:`build_function_sample_figure`.
-
-    Returns
-    -------
-    list of pathlib.Path
-        The files written.
-    """
-    return list(save_figure(build_function_sample_figure(panels, **options), path, png_path))
-
-
 # ---------------------------------------------------------------- predictive bands (Bergamin Figs. D.1-D.4)
 
 
@@ -354,31 +320,3 @@ def build_predictive_band_figure(
 
     return _grid_figure(panels, draw, row_labels=row_labels, xlim=xlim, ylim=ylim, ticks=ticks,
                         gap_fraction=gap_fraction, panel_size=panel_size)
-
-
-def predictive_band_panels(
-    path: str | os.PathLike[str],
-    panels: Sequence[Sequence[FunctionPanel | None]] | Sequence[FunctionPanel | None],
-    *,
-    png_path: str | os.PathLike[str] | None = None,
-    **options: Any,
-) -> list[Path]:
-    """Write :func:`build_predictive_band_figure` to ``path`` (and ``png_path``), atomically.
-
-    Parameters
-    ----------
-    path : str or os.PathLike
-        Destination; its suffix is the format.
-    panels : sequence of rows of FunctionPanel or None
-        As :func:`build_predictive_band_figure`.
-    png_path : str or os.PathLike, optional
-        A PNG copy.
-    **options
-        Keyword options of :func:`build_predictive_band_figure`.
-
-    Returns
-    -------
-    list of pathlib.Path
-        The files written.
-    """
-    return list(save_figure(build_predictive_band_figure(panels, **options), path, png_path))

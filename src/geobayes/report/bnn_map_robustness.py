@@ -5,17 +5,15 @@ distances) are computed upstream by rule ``map_robustness``
 (:mod:`geobayes.metrics.map_robustness`); their tables are the entries
 ``bnn_hartmann_map_w2`` / ``bnn_hartmann_map_optima`` of ``workflow/resources/tables.yaml``.
 
-* :func:`build_map_predictives_figure` / :func:`map_predictives_figure` -- Fig. 6: rows LA and
+* :func:`build_map_predictives_figure` -- Fig. 6: rows LA and
   WG, one column per optimum, the predictive mean and credible band of :math:`f_\\theta(x)`
   with the MAP network and the data. Fig. 7 is
-  :func:`geobayes.report.bnn_pushforward_figures.wasserstein_across_maps_figure`.
+  :func:`geobayes.report.bnn_pushforward_figures.build_wasserstein_across_maps_figure`.
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -24,13 +22,12 @@ from matplotlib.figure import Figure
 from geobayes.metrics.map_robustness import optimum_label, training_intervals
 from geobayes.metrics.predictive import predictive_quantiles
 from geobayes.metrics.density_grid import check_window
-from geobayes.report.figures import save_figure  # (also selects the Agg backend)
+import geobayes.report.figures  # noqa: F401  (selects the Agg backend, as every figure module does)
 
 __all__ = [
     "optimum_label",
     "default_ylim",
     "build_map_predictives_figure",
-    "map_predictives_figure",
 ]
 
 _SHADE_COLOUR = "0.88"
@@ -165,26 +162,3 @@ def build_map_predictives_figure(
         axes[i, 0].set_ylabel(name)
     fig.suptitle(rf"$f_\theta(x)_\#\rho$ at each optimum: mean, {100 * level:g}% band, MAP (dashed)", fontsize=9)
     return fig
-
-
-def map_predictives_figure(path: str | os.PathLike[str], x: Any, per_method: Mapping[str, Sequence[Any]], *,
-                           png_path: str | os.PathLike[str] | None = None, **options: Any) -> list[Path]:
-    """Write :func:`build_map_predictives_figure` (Hartmann et al. 2026, Fig. 6) to ``path``, atomically.
-
-    Parameters
-    ----------
-    path : str or os.PathLike
-        Destination; its suffix (``.pdf``, ``.png``, ``.svg``) is the format.
-    x, per_method
-        As :func:`build_map_predictives_figure`.
-    png_path : str or os.PathLike, optional
-        A PNG copy.
-    **options
-        Keyword options of :func:`build_map_predictives_figure`.
-
-    Returns
-    -------
-    list of pathlib.Path
-        The files written.
-    """
-    return list(save_figure(build_map_predictives_figure(x, per_method, **options), path, png_path))

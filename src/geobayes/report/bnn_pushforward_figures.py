@@ -1,21 +1,18 @@
 """Hartmann et al.'s (2026) figures of the network's push-forward predictive on Snelson's data.
 
-* :func:`pushforward_figure` -- Fig. 5: predictive means of WG, NUTS, LA and the MAP curve; the
+* :func:`build_pushforward_figure` -- Fig. 5: predictive means of WG, NUTS, LA and the MAP curve; the
   predictive samples at a few inputs; per method the predictive mean with a 95 % credible band.
-* :func:`wasserstein_across_maps_figure` -- App. D, Fig. 7: mean and variance over pairs of MAP
+* :func:`build_wasserstein_across_maps_figure` -- App. D, Fig. 7: mean and variance over pairs of MAP
   estimates of the push-forward :math:`W_2` against :math:`x`
   (:func:`geobayes.metrics.pushforward_w2.pairwise_pushforward_wasserstein2`).
 
-As in :mod:`geobayes.report.bnn_figures`: each writer takes the destination ``path`` (its suffix is
-the format) and optionally a ``png_path``, writes atomically, and the ``build_*`` functions return
-the :class:`matplotlib.figure.Figure` without writing it.
+As in :mod:`geobayes.report.bnn_figures`, the ``build_*`` functions return the
+:class:`matplotlib.figure.Figure`; :func:`geobayes.report.figures.save_figure` writes it, atomically.
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -26,11 +23,10 @@ from geobayes.metrics.density_grid import check_window
 from geobayes.metrics.map_robustness import training_intervals
 from geobayes.metrics.predictive import predictive_quantiles
 from geobayes.report.bnn_figures import DATA_COLOUR, SHADE_COLOUR
-from geobayes.report.figures import save_figure  # (also selects the Agg backend)
+import geobayes.report.figures  # noqa: F401  (selects the Agg backend, as every figure module does)
 from geobayes.report.function_checks import check_grid, check_positive_int, check_samples, check_vector
 
-__all__ = ["build_pushforward_figure", "pushforward_figure", "build_wasserstein_across_maps_figure",
-           "wasserstein_across_maps_figure"]
+__all__ = ["build_pushforward_figure", "build_wasserstein_across_maps_figure"]
 
 
 # ---------------------------------------------------------------- Hartmann Fig. 5
@@ -199,35 +195,6 @@ def build_pushforward_figure(
     return fig
 
 
-def pushforward_figure(
-    path: str | os.PathLike[str],
-    x: Any,
-    samples: Mapping[str, Any],
-    *,
-    png_path: str | os.PathLike[str] | None = None,
-    **options: Any,
-) -> list[Path]:
-    """Write :func:`build_pushforward_figure` (Hartmann et al. 2026, Fig. 5) to ``path``, atomically.
-
-    Parameters
-    ----------
-    path : str or os.PathLike
-        Destination; its suffix is the format.
-    x, samples
-        As :func:`build_pushforward_figure`.
-    png_path : str or os.PathLike, optional
-        A PNG copy.
-    **options
-        Keyword options of :func:`build_pushforward_figure`.
-
-    Returns
-    -------
-    list of pathlib.Path
-        The files written.
-    """
-    return list(save_figure(build_pushforward_figure(x, samples, **options), path, png_path))
-
-
 # ---------------------------------------------------------------- Hartmann Fig. 7
 
 
@@ -316,32 +283,3 @@ def build_wasserstein_across_maps_figure(
     ax.set_title(rf"mean $\pm$ {band} over pairs of MAP estimates")
     ax.legend(frameon=False)
     return fig
-
-
-def wasserstein_across_maps_figure(
-    path: str | os.PathLike[str],
-    x: Any,
-    per_method: Mapping[str, Any],
-    *,
-    png_path: str | os.PathLike[str] | None = None,
-    **options: Any,
-) -> list[Path]:
-    """Write :func:`build_wasserstein_across_maps_figure` (Hartmann et al. 2026, Fig. 7) to ``path``, atomically.
-
-    Parameters
-    ----------
-    path : str or os.PathLike
-        Destination; its suffix is the format.
-    x, per_method
-        As :func:`build_wasserstein_across_maps_figure`.
-    png_path : str or os.PathLike, optional
-        A PNG copy.
-    **options
-        Keyword options of :func:`build_wasserstein_across_maps_figure`.
-
-    Returns
-    -------
-    list of pathlib.Path
-        The files written.
-    """
-    return list(save_figure(build_wasserstein_across_maps_figure(x, per_method, **options), path, png_path))
